@@ -1,0 +1,146 @@
+"""`…/display`: the table state as two short lines and one alert.
+
+For 2x16 LED matrices and similar boards that cannot parse the whole state.
+Payload (CONTRACT section 2): `{"lines": [">ANNA 3", "BOB 5"], "alert": "FOUL"}`.
+The shooter's line starts with `>`; the alert is the one thing a player must
+notice now, or null. Published retained, and only when it changes.
+"""
+
+import json
+
+from host.outputs.texts import word
+
+WIDTH = 16
+
+
+def _player(state, i):
+    players = state.get("players") or []
+    if i < len(players) and isinstance(players[i], dict):
+        return players[i]
+    return {}
+
+
+def _name(state, i):
+    name = _player(state, i).get("name")
+    if not isinstance(name, str) or not name.strip():
+        name = "P%d" % (i + 1)
+    return " ".join(name.split()).upper()
+
+
+def _fit(text, width):
+    return text[:width]
+
+
+def _with_name(label, name, width):
+    """`label NAME`, the name cut so the whole fits; the label alone if no room."""
+    room = width - len(label) - 1
+    if room < 2:
+        return _fit(label, width)
+    return label + " " + name[:room]
+
+
+def _score_text(state, i):
+    score = _player(state, i).get("score", 0)
+    if not isinstance(score, (int, float)) or isinstance(score, bool):
+        score = 0
+    text = str(int(score))
+    target = state.get("target")
+    if state.get("game") == "straight-pool" and isinstance(target, int) and target > 0:
+        text += "/" + str(target)
+    return text
+
+
+def lines(state, width=WIDTH):
+    """Two lines, one per player: `>NAME SCORE` for the shooter, `NAME SCORE` else."""
+    out = []
+    over = state.get("phase") == "over"
+    for i in (0, 1):
+        mark = ">" if (state.get("shooter") == i and not over) else ""
+        score = _score_text(state, i)
+        room = width - len(mark) - 1 - len(score)
+        name = _name(state, i)[:max(room, 1)]
+        out.append(_fit(mark + name + " " + score, width))
+    return out
+
+
+def _fouled(state, events):
+    last_shot = state.get("last_shot")
+    if isinstance(last_shot, dict) and last_shot.get("fouls"):
+        return True
+    return any(isinstance(e, dict) and e.get("event") == "foul" for e in events or ())
+
+
+def alert(state, events=(), lang="en", width=WIDTH):
+    """The single most urgent thing to show, or None.
+
+    Order: winner, sensors down, decision pending, ball to identify, warning
+    (second consecutive foul), foul on the last shot, ball in hand.
+    """
+    phase = state.get("phase")
+    winner = state.get("winner")
+    if phase == "over":
+        if winner in (0, 1):
+            return _with_name(word("winner", lang), _name(state, winner), width)
+        return _fit(word("game_over", lang), width)
+    link = state.get("link")
+    if isinstance(link, dict) and link.get("state") == "down":
+        return _fit(word("no_link", lang), width)
+    decision = state.get("decision")
+    if phase == "decision" or isinstance(decision, dict):
+        who = decision.get("player") if isinstance(decision, dict) else None
+        if who in (0, 1):
+            return _with_name(word("decision", lang), _name(state, who), width)
+        return _fit(word("decision", lang), width)
+    if state.get("needs"):
+        return _fit(word("identify", lang), width)
+    warning = state.get("warning")
+    if isinstance(warning, dict):
+        who = warning.get("player")
+        if who in (0, 1):
+            return _with_name(word("warning", lang), _name(state, who), width)
+        return _fit(word("warning", lang), width)
+    if _fouled(state, events):
+        return _fit(word("foul", lang), width)
+    if state.get("ball_in_hand") and state.get("shot", 0):
+        return _fit(word("ball_in_hand", lang), width)
+    return None
+
+
+def render(state, events=(), lang="en", width=WIDTH):
+    """The display payload as a dict."""
+    if not isinstance(state, dict):
+        state = {}
+    return {"lines": lines(state, width), "alert": alert(state, events, lang, width)}
+
+
+class DisplayOutput:
+    """Output for `<prefix>/<table>/display`, retained, sent only on change."""
+
+    def __init__(self, table, prefix="billiards", lang="en", width=WIDTH):
+        self.topic = "%s/%s/display" % (prefix, table)
+        self.lang = lang if lang in ("en", "ru") else "en"
+        self.width = width
+        self._last = None
+
+    def on_connect(self):
+        # The broker may have lost its retained copy; send the last one again.
+        if self._last is None:
+            return []
+        return [(self.topic, self._last, True)]
+
+    def on_change(self, state, events):
+        try:
+            payload = json.dumps(render(state, events, self.lang, self.width),
+                                 ensure_ascii=False)
+        except (TypeError, ValueError, AttributeError):
+            return []
+        if payload == self._last:
+            return []
+        self._last = payload
+        return [(self.topic, payload, True)]
+
+    def subscriptions(self):
+        return []
+
+    def on_message(self, topic, payload):
+        return []

@@ -1,0 +1,176 @@
+"""Home Assistant discovery: every config is one Home Assistant would accept,
+and every template shows the right thing for a real game state."""
+
+import json
+
+import pytest
+
+jinja2 = pytest.importorskip("jinja2")
+from jinja2.sandbox import ImmutableSandboxedEnvironment  # noqa: E402
+
+from host.outputs.ha_discovery import HADiscovery  # noqa: E402
+from people_game import game, step  # noqa: E402
+
+COMMON = {"name", "icon", "unique_id", "device", "origin", "availability_topic",
+          "payload_available", "payload_not_available", "entity_category",
+          "json_attributes_topic", "json_attributes_template"}
+# Keys each component accepts (Home Assistant MQTT docs), and those it requires.
+ALLOWED = {
+    "sensor": COMMON | {"state_topic", "value_template", "device_class", "state_class",
+                        "options", "unit_of_measurement"},
+    "binary_sensor": COMMON | {"state_topic", "value_template", "device_class",
+                               "payload_on", "payload_off"},
+    "select": COMMON | {"state_topic", "value_template", "command_topic",
+                        "command_template", "options"},
+    "button": COMMON | {"command_topic", "payload_press", "device_class"},
+}
+REQUIRED = {
+    "sensor": {"state_topic"},
+    "binary_sensor": {"state_topic"},
+    "select": {"command_topic", "options", "state_topic"},
+    "button": {"command_topic"},
+}
+
+ENV = ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined)
+
+
+def render(template, state=None, value=None):
+    payload = json.dumps(state) if state is not None else value
+    value_json = json.loads(payload) if state is not None else None
+    return ENV.from_string(template).render(value=payload, value_json=value_json).strip()
+
+
+def announced(table="t1", prefix="billiards"):
+    msgs = HADiscovery(table, prefix=prefix).on_connect()
+    out = {}
+    for topic, payload, retain in msgs:
+        assert retain is True, topic
+        out[topic] = json.loads(payload)
+    assert len(out) == len(msgs), "two entities share a topic"
+    return out
+
+
+def by_object(configs):
+    return {t.split("/")[3]: c for t, c in configs.items()}
+
+
+def test_every_config_has_what_home_assistant_requires():
+    configs = announced("t1")
+    seen = set()
+    for topic, cfg in configs.items():
+        disc, component, node, obj, last = topic.split("/")
+        assert (disc, node, last) == ("homeassistant", "billiards_t1", "config")
+        assert component in REQUIRED, component
+        missing = REQUIRED[component] - set(cfg)
+        assert not missing, (topic, missing)
+        unknown = set(cfg) - ALLOWED[component]
+        assert not unknown, (topic, unknown)
+        assert cfg["unique_id"] not in seen
+        seen.add(cfg["unique_id"])
+        assert cfg["device"]["identifiers"] == ["billiards_t1"]
+        for key in ("name", "manufacturer", "model", "sw_version"):
+            assert cfg["device"][key]
+        assert cfg["availability_topic"] == "billiards/t1/status"
+        assert (cfg["payload_available"], cfg["payload_not_available"]) == ("online", "offline")
+        if "state_topic" in cfg:
+            assert cfg["state_topic"] == "billiards/t1/state"
+        if "command_topic" in cfg:
+            assert cfg["command_topic"].startswith("billiards/t1/cmd/")
+        if "options" in cfg and component == "sensor":
+            assert cfg.get("device_class") == "enum"
+
+
+def test_the_entities_the_issue_asks_for_exist():
+    objs = by_object(announced("t1"))
+    for obj in ("score1", "score2", "shooter", "phase", "ball_in_hand", "last_foul",
+                "fouls1", "fouls2", "link", "game", "new_game", "undo"):
+        assert obj in objs, obj
+    link = objs["link"]
+    assert link["device_class"] == "connectivity"
+    assert link["entity_category"] == "diagnostic"
+    assert objs["game"]["options"] == ["eight-ball", "nine-ball", "straight-pool"]
+    assert objs["game"]["command_topic"] == "billiards/t1/cmd/new_game"
+    assert objs["new_game"]["command_topic"] == "billiards/t1/cmd/new_game"
+    assert objs["undo"]["command_topic"] == "billiards/t1/cmd/undo"
+    assert json.loads(objs["new_game"]["payload_press"]) == {}
+    assert json.loads(objs["undo"]["payload_press"]) == {}
+
+
+def test_templates_show_the_game_as_it_stands():
+    objs = by_object(announced("t1"))
+    state, _ = step("warning")
+    assert render(objs["score1"]["value_template"], state) == "0"
+    assert render(objs["player2"]["value_template"], state) == "Bob"
+    assert render(objs["shooter"]["value_template"], state) == "Bob"
+    assert render(objs["phase"]["value_template"], state) == "play"
+    assert render(objs["ball_in_hand"]["value_template"], state) == "table"
+    assert render(objs["last_foul"]["value_template"], state) == "Anna: wrong_first_contact"
+    assert render(objs["fouls1"]["value_template"], state) == "2"
+    assert render(objs["fouls2"]["value_template"], state) == "1"
+    assert render(objs["winner"]["value_template"], state) == "none"
+    assert render(objs["balls_left"]["value_template"], state) == "12"  # 3, 10 and 1 are down
+    assert render(objs["link"]["value_template"], state) == "ON"
+    assert render(objs["game"]["value_template"], state) == "eight-ball"
+    attrs = json.loads(render(objs["last_foul"]["json_attributes_template"], state))
+    assert attrs["codes"] == ["wrong_first_contact"] and attrs["player"] == 0
+    attrs = json.loads(render(objs["score1"]["json_attributes_template"], state))
+    assert attrs == {"name": "Anna", "group": "solids"}
+
+    won, _ = step("anna wins")
+    assert render(objs["winner"]["value_template"], won) == "Anna"
+    assert render(objs["score1"]["value_template"], won) == "1"
+    assert render(objs["phase"]["value_template"], won) == "over"
+
+    fresh, _ = step("new game")
+    assert render(objs["last_foul"]["value_template"], fresh) == "none"
+    assert json.loads(render(objs["last_foul"]["json_attributes_template"], fresh)) == {}
+    fresh["link"] = {"state": "down", "dropped": 4}
+    assert render(objs["link"]["value_template"], fresh) == "OFF"
+
+
+def test_every_template_renders_for_every_state_of_a_game():
+    """Enum sensors must stay inside their options, numbers must be numbers."""
+    configs = announced("t1")
+    for label, state, _ in game():
+        for topic, cfg in configs.items():
+            component = topic.split("/")[1]
+            for key in ("value_template", "json_attributes_template"):
+                if key not in cfg:
+                    continue
+                out = render(cfg[key], state)
+                if key == "json_attributes_template":
+                    assert isinstance(json.loads(out), dict), (label, topic)
+                elif "options" in cfg:
+                    assert out in cfg["options"], (label, topic, out)
+                elif component == "binary_sensor":
+                    assert out in (cfg["payload_on"], cfg["payload_off"]), (label, topic)
+                elif cfg.get("state_class") == "measurement":
+                    float(out)
+
+
+def test_select_sends_a_new_game_command_for_each_option():
+    game_select = by_object(announced("t1"))["game"]
+    for option in game_select["options"]:
+        body = json.loads(render(game_select["command_template"], value=option))
+        assert body == {"game": option}
+
+
+def test_prefix_and_table_id_are_used_and_made_safe():
+    configs = announced("bar 2", prefix="pool")
+    for topic, cfg in configs.items():
+        assert topic.split("/")[2] == "billiards_bar_2"
+        assert cfg["availability_topic"] == "pool/bar 2/status"
+        assert cfg["device"]["identifiers"] == ["billiards_bar_2"]
+
+
+def test_resent_when_home_assistant_comes_back_online_only():
+    ha = HADiscovery("t1")
+    assert ha.subscriptions() == ["homeassistant/status"]
+    first = ha.on_connect()
+    assert ha.on_message("homeassistant/status", b"online") == first
+    assert ha.on_message("homeassistant/status", "online") == first
+    assert ha.on_message("homeassistant/status", b"offline") == []
+    assert ha.on_message("homeassistant/status", b"\xff\xfe") == []
+    assert ha.on_message("billiards/t1/state", b"online") == []
+    state, events = step("scratch")
+    assert ha.on_change(state, events) == []
