@@ -1,0 +1,1 @@
+"""The referee: a pure fold of sensor events and commands into the table state."""

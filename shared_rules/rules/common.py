@@ -1,0 +1,165 @@
+"""Rule steps every game shares: turns, fouls, ball in hand, spotting, the foul run."""
+from shared_rules.rules.events import event
+
+GROUP_NAMES_RU = {"solids": "цветные", "stripes": "полосатые"}
+
+# Fouls any shot can carry (CONTRACT section 2), with the clause that makes each a foul.
+MANUAL_FOULS = {
+    "wrong_first_contact": "GEN.FOULS",
+    "no_contact": "GEN.FOULS",
+    "jumped_ball": "GEN.JUMPED",
+    "double_hit": "GEN.FOULS",
+    "push_shot": "GEN.FOULS",
+    "touched_ball": "GEN.FOULS",
+    "no_foot_on_floor": "GEN.STRIKE",
+    "bad_stroke": "GEN.STRIKE",
+    "near_ball": "GEN.NEAR-BALL",
+    "moving_ball": "GEN.FOULS",
+    "kitchen": "GEN.KITCHEN",
+    "interference": "GEN.OPPONENT",
+    "cue_pocketed": "GEN.FOULS",
+    "no_rail": "GEN.FOULS",
+    "illegal_break": "GEN.FOULS",
+}
+
+FOUL_TEXT = {
+    "cue_pocketed": ("cue ball pocketed", "биток в лузе"),
+    "no_rail": ("no ball reached a rail", "ни один шар не дошёл до борта"),
+    "illegal_break": ("illegal break", "неправильное разбитие"),
+    "wrong_first_contact": ("wrong ball hit first", "первым задет не тот шар"),
+    "no_contact": ("cue ball hit no ball", "биток не коснулся шаров"),
+    "jumped_ball": ("ball off the table", "шар вылетел за борт"),
+    "double_hit": ("double hit", "двойное касание"),
+    "push_shot": ("push shot", "удар пропихом"),
+    "touched_ball": ("ball touched", "касание шара"),
+    "no_foot_on_floor": ("no foot on the floor", "нет ноги на полу"),
+    "bad_stroke": ("improper stroke", "неправильный удар"),
+    "near_ball": ("improper near-ball stroke", "неправильный удар по близкому шару"),
+    "moving_ball": ("shot before the balls stopped", "удар до остановки шаров"),
+    "kitchen": ("ball in hand from the kitchen misplayed", "нарушение при ударе из дома"),
+    "interference": ("opponent interfered", "вмешательство соперника"),
+    "three_fouls": ("three fouls in a row", "три фола подряд"),
+}
+
+
+def other(p):
+    return 1 - p
+
+
+def name(g, p):
+    return g["players"][p]["name"]
+
+
+def foul_text(codes):
+    en = ", ".join(FOUL_TEXT.get(c, (c, c))[0] for c in codes)
+    ru = ", ".join(FOUL_TEXT.get(c, (c, c))[1] for c in codes)
+    return en, ru
+
+
+def sensor_fouls(shot, need_rail=True):
+    """Foul codes of a shot: what the sensors saw plus what was entered by hand.
+
+    `need_rail` is off for shots that need no rail (the break, a push-out); then
+    only a hand-entered `no_rail` counts.
+    """
+    codes = []
+    if shot["cue_pocketed"]:
+        codes.append("cue_pocketed")
+    if 0 in shot["jumped"] and "jumped_ball" not in codes:
+        codes.append("jumped_ball")
+    if need_rail and not shot["rails"] and not [b for b in shot["pocketed"] if b[0] != 0]:
+        codes.append("no_rail")
+    for c in shot["fouls"]:
+        if c not in codes and c != "interference":
+            codes.append(c)
+    return codes
+
+
+def foul_clauses(codes):
+    out = []
+    for c in codes:
+        cl = MANUAL_FOULS.get(c)
+        if cl and cl not in out:
+            out.append(cl)
+    return out
+
+
+def record_foul(g, p, codes, clauses, events):
+    """One foul event for the shot, however many rules it broke (GEN.MULTI-FOUL)."""
+    en, ru = foul_text(codes)
+    cl = list(clauses)
+    if len(codes) > 1 and "GEN.MULTI-FOUL" not in cl:
+        cl.append("GEN.MULTI-FOUL")
+    g["last_foul"] = {"player": p, "codes": list(codes), "clauses": cl}
+    events.append(event("foul", p, cl, "Foul by {}: {}".format(name(g, p), en),
+                        "Фол, {}: {}".format(name(g, p), ru), {"codes": list(codes)}))
+
+
+def pass_turn(g, events, clauses=("GEN.TURN",)):
+    g["shooter"] = other(g["shooter"])
+    p = g["shooter"]
+    events.append(event("turn", p, clauses, "{} to shoot".format(name(g, p)),
+                        "Ход переходит к игроку {}".format(name(g, p))))
+
+
+def give_ball_in_hand(g, p, where, clauses, events):
+    """`p` shoots next with the cue ball in hand (`kitchen` or `table`)."""
+    if g["shooter"] != p:
+        pass_turn(g, events)
+    g["ball_in_hand"] = where
+    en = "{}: ball in hand{}".format(name(g, p), " from the kitchen" if where == "kitchen" else "")
+    ru = "{}: биток с руки{}".format(name(g, p), " из дома" if where == "kitchen" else "")
+    events.append(event("ball_in_hand", p, clauses, en, ru, {"where": where}))
+
+
+def take_down(g, balls):
+    for b in balls:
+        if b in g["on_table"]:
+            g["on_table"].remove(b)
+
+
+def spot(g, balls, clauses, events, where="foot spot"):
+    """Put balls back on the table (GEN.SPOT); the table is told with a `respot` event."""
+    back = []
+    for b in balls:
+        if b is not None and b != 0 and b not in g["on_table"]:
+            g["on_table"].append(b)
+            back.append(b)
+    if back:
+        g["on_table"].sort()
+        cl = list(clauses)
+        if "GEN.SPOT" not in cl:
+            cl.append("GEN.SPOT")
+        bl = ", ".join(str(b) for b in back)
+        events.append(event("respot", g["shooter"], cl, "Spot ball {} on the {}".format(bl, where),
+                            "Выставить шар {} ({})".format(bl, where), {"balls": back}))
+    return back
+
+
+def announce_pocketed(g, p, balls, clauses, events):
+    if balls:
+        bl = ", ".join(str(b) for b in balls)
+        events.append(event("pocketed", p, clauses, "{} pocketed {}".format(name(g, p), bl),
+                            "{} забил {}".format(name(g, p), bl), {"balls": list(balls)}))
+
+
+def warn(g, p, clauses, en, ru, events):
+    g["warning"] = {"player": p, "text": {"en": en, "ru": ru}}
+    events.append(event("warning", p, clauses, en, ru))
+
+
+def offer(g, p, options, clauses, events, en, ru):
+    """Hand player `p` a choice (CONTRACT decision); the game waits for `choose`."""
+    g["decision"] = {"player": p, "options": list(options), "clauses": list(clauses)}
+    g["phase"] = "decision"
+    events.append(event("decision", p, clauses, en, ru, {"options": list(options)}))
+
+
+def game_over(g, winner, clauses, events, en_why, ru_why):
+    g["phase"] = "over"
+    g["game_winner"] = winner
+    g["decision"] = None
+    g["ball_in_hand"] = None
+    events.append(event("over", winner, clauses,
+                        "{} wins the game: {}".format(name(g, winner), en_why),
+                        "{} выиграл партию: {}".format(name(g, winner), ru_why)))

@@ -1,0 +1,736 @@
+"""The referee: a pure fold over the journal (board events and commands) into the table state.
+
+No clock, no I/O: time is the board's `t_us` carried by each entry, so replaying
+a journal rebuilds the same state on CPython and on the board's MicroPython.
+"""
+from shared_rules.link import names
+from shared_rules.rules import common, settings as settings_mod
+from shared_rules.rules.data import clone, is_int
+from shared_rules.rules.events import event
+from shared_rules.rules.games import GAMES, module_for
+from shared_rules.rules.shot import new_shot
+
+FOUL_CODES = tuple(common.MANUAL_FOULS)
+MAX_NAME = 32
+
+
+def _ok(events=None):
+    return {"ok": True, "error": None, "events": events or []}
+
+
+def _fail(why):
+    return {"ok": False, "error": why, "events": []}
+
+
+class Referee:
+    def __init__(self, table="t1", settings=None):
+        self.table = table
+        self.defaults = settings_mod.merge(settings)
+        self.g = None
+        self.features = 0
+        self.has_motion = False
+        self.open = None            # the shot being played, or None while the balls are still
+        self.last_activity = None   # t_us of the last pocket or rail event of the open shot
+        self.ended_us = None        # when the last shot ended (GEN.HANGING)
+        self.history = []           # [(state before the shot, shot)], newest last
+        self.pending = None         # a finished shot waiting for `identify`
+        self.facts_open = False     # the last judged shot can still take fouls and identities
+        self.faults = []
+        self.last_game = None
+        self.last_players = ["Player 1", "Player 2"]
+
+    # ------------------------------------------------------------------ input
+    def apply(self, entry):
+        """Fold one journal entry in; never raises, and a refused entry changes nothing."""
+        if not isinstance(entry, dict):
+            return _fail("an entry must be a JSON object")
+        saved = self._save()
+        try:
+            src = entry.get("src")
+            if src == "board":
+                return self._sensor(entry)
+            if src == "cmd":
+                name = entry.get("cmd")
+                body = entry.get("body")
+                if body is None:
+                    body = {}
+                return self.command(name, body, entry.get("t_us"))
+            if src == "hello":
+                f = entry.get("features")
+                if is_int(f):
+                    self.features = f
+                    self.has_motion = bool(f & names.FEATURE_MOTION)
+                return _ok()
+            return _fail("unknown entry source: {}".format(src))
+        except Exception as e:  # a rule bug must not take the daemon down or half-change a game
+            self._restore(saved)
+            return _fail("internal error, nothing changed: {}".format(repr(e)))
+
+    def _save(self):
+        return (clone(self.g), clone(self.open), self.last_activity, self.ended_us,
+                len(self.history), clone(self.pending), self.facts_open)
+
+    def _restore(self, s):
+        self.g, self.open, self.last_activity, self.ended_us = s[0], s[1], s[2], s[3]
+        del self.history[s[4]:]
+        self.pending, self.facts_open = s[5], s[6]
+
+    # ---------------------------------------------------------------- sensors
+    def _sensor(self, e):
+        kind, index, value, t = e.get("kind"), e.get("index"), e.get("value"), e.get("t_us")
+        flags = e.get("flags") or 0
+        if not (is_int(kind) and is_int(index) and is_int(value) and is_int(t)):
+            return _fail("sensor event needs integer kind, index, value and t_us")
+        events = []
+        if kind == names.BUTTON:
+            return self._button(index, value, t)
+        if kind == names.FAULT:
+            return self._fault(index, value)
+        if kind == names.MOTION:
+            self.has_motion = True
+        g = self.g
+        if g is None:
+            return _ok()
+        # No motion sensor: a long quiet gap ends the shot before this event counts.
+        if (self.open is not None and not self.has_motion and self.last_activity is not None
+                and t - self.last_activity > self._quiet_us()):
+            self._end_shot(self.last_activity, events)
+        if kind == names.MOTION:
+            if value == 1 and self.open is None:
+                self._start_shot(t, events)
+            elif value == 0 and self.open is not None:
+                self._end_shot(t, events)
+        elif kind == names.POCKET or kind == names.CUE:
+            if kind == names.CUE:
+                ball = 0
+            elif value == names.UNKNOWN_BALL:
+                ball = None
+            elif 0 <= value <= 15:
+                ball = value
+            else:
+                return _ok(events)
+            if kind == names.POCKET and not 0 <= index <= 5:
+                return _ok(events)
+            pocket = index if kind == names.POCKET else None
+            self._pocket(ball, pocket, t, bool(flags & names.FLAG_UNCERTAIN), events)
+        elif kind == names.RAIL:
+            if not 0 <= index <= 5:
+                return _ok(events)
+            if self.open is None and not self.has_motion:
+                self._start_shot(t, events)
+            if self.open is not None:
+                self.open["rails"].append([t, index, value])
+                self.last_activity = t
+        return _ok(events)
+
+    def _quiet_us(self):
+        return int(self.defaults["quiet_s"] * 1000000)
+
+    def _hanging_us(self):
+        return int(self._settings()["hanging_s"] * 1000000)
+
+    def _pocket(self, ball, pocket, t, uncertain, events):
+        drop = [ball, pocket, t, uncertain]
+        if self.open is not None:
+            if ball == 0:
+                self.open["cue_pocketed"] = True
+            if ball != 0 or pocket is not None:
+                self.open["pocketed"].append(drop)
+            self.last_activity = t
+            return
+        late = self.ended_us is not None and t - self.ended_us
+        last = self.pending or (self.history[-1][1] if self.history and self.facts_open else None)
+        if last is not None and late is not False and 0 <= late <= self._hanging_us():
+            # GEN.HANGING-EARLY: it hung on the lip and fell in time; it belongs to that shot.
+            if ball == 0:
+                last["cue_pocketed"] = True
+            if ball != 0 or pocket is not None:
+                last["pocketed"].append(drop)
+            events.append(event("pocketed", last["shooter"], ["GEN.HANGING-EARLY"],
+                                "A hanging ball dropped in time and counts for the last shot",
+                                "Зависший шар упал вовремя и засчитан за последний удар",
+                                {"balls": [ball], "late": True}))
+            self._rejudge(events)
+            return
+        if not self.has_motion and (last is None or late is False or late > self._hanging_us()):
+            # Without a motion sensor a drop after a quiet spell is the start of a new shot.
+            self._start_shot(t, events)
+            self._pocket(ball, pocket, t, uncertain, events)
+            return
+        # GEN.HANGING: dropped too late, or the table was bumped: it goes back where it hung.
+        where = names.POCKETS[pocket] if pocket is not None else "the cue-ball return"
+        events.append(event("respot", self.g["shooter"], ["GEN.HANGING"],
+                            "Ball dropped {} s after the shot: put it back on the lip of {}".format(
+                                (late // 100000) / 10 if late is not False else "?", where),
+                            "Шар упал позже 5 с после удара: вернуть его на край лузы ({})".format(where),
+                            {"balls": [ball], "pocket": where}))
+
+    def _start_shot(self, t, events):
+        g = self.g
+        if self.pending is not None:
+            self._guess_pending(events)
+        if g["phase"] == "decision" and g["decision"]:
+            self._implied_choice(events)
+        if g["phase"] == "over":
+            if g.get("winner") is not None:
+                return
+            self._next_rack(events)
+        self.open = new_shot(g, t)
+        self.last_activity = t
+        self.facts_open = False
+
+    def _end_shot(self, t, events):
+        shot = self.open
+        self.open = None
+        if shot is None:
+            return
+        shot["end_us"] = t
+        self.ended_us = t
+        self._judge(shot, events, True)
+
+    # ---------------------------------------------------------------- judging
+    def _settings(self):
+        if self.g is not None:
+            return self.g["settings"]
+        return self.defaults
+
+    def _judge(self, shot, events, push):
+        g = self.g
+        mod = module_for(g["game"])
+        needs = mod.resolve(g, shot, self._settings())
+        if needs:
+            self.pending = shot
+            g["needs"] = needs
+            for n in needs:
+                events.append(event("warning", shot["shooter"], ["GEN.POCKETED"], n["text"]["en"],
+                                    n["text"]["ru"], {"needs": n}))
+            return
+        self.pending = None
+        g["needs"] = []
+        if push:
+            self.history.append((clone(g), shot))
+            depth = self.defaults["undo_depth"]
+            if len(self.history) > depth:
+                del self.history[0:len(self.history) - depth]
+        p = shot["shooter"]
+        g["warning"] = None
+        g["ball_in_hand"] = None      # the cue ball in hand was used by this shot
+        g["decision"] = None
+        verdict = mod.judge(g, shot, self._settings(), events)
+        g["shot"] += 1
+        g["called"] = None
+        g["safety"] = False
+        g["push_out"] = False
+        self._account(g, shot, p, verdict)
+        self.facts_open = True
+        if g["phase"] == "over":
+            self._match_point(events)
+
+    def _account(self, g, shot, p, verdict):
+        fouls = verdict.get("fouls", [])
+        credited = verdict.get("credited", [])
+        g["last_shot"] = {
+            "shooter": p,
+            "pocketed": [d[0] for d in shot["pocketed"]] + ([0] if shot["cue_pocketed"] and
+                                                             not [d for d in shot["pocketed"] if d[0] == 0] else []),
+            "rails": len(shot["rails"]),
+            "fouls": list(fouls),
+            "clauses": list(verdict.get("clauses", [])),
+            "called": shot["called"],
+            "break": shot["break"],
+            "safety": shot["safety"],
+            "push_out": shot["push_out"],
+        }
+        if not fouls:
+            g["last_foul"] = None
+        st = g["stats"][p]
+        st["pocketed"] += len(credited)
+        if fouls:
+            st["fouls"] += 1
+        if shot["break"]:
+            st["breaks"] += 1
+            if verdict.get("legal_break"):
+                st["legal_breaks"] += 1
+        # The run is what the shooter scored in this inning (SP: points); a foul or a miss ends it.
+        g["run"] += verdict.get("run", len(credited))
+        if g["run"] > st["high_run"]:
+            st["high_run"] = g["run"]
+        if fouls or g["shooter"] != p:
+            g["run"] = 0
+
+    def _rejudge(self, events):
+        """The last shot learned a fact (a foul, an identity, a late drop): judge it again."""
+        if self.pending is not None:
+            self._judge(self.pending, events, True)
+            return
+        before, shot = self.history[-1]
+        self.g = clone(before)
+        self._judge(shot, events, False)
+
+    def _guess_pending(self, events):
+        """Play went on without `identify`: judge the waiting shot on the likeliest identities."""
+        shot = self.pending
+        mod = module_for(self.g["game"])
+        mod.guess(self.g, shot)
+        events.append(event("warning", shot["shooter"], ["GEN.POCKETED"],
+                            "Play went on without identifying the ball: best guess used",
+                            "Игра продолжена без опознания шара: принят наиболее вероятный",
+                            {"guessed": [d[0] for d in shot["pocketed"]]}))
+        self._judge(shot, events, True)
+
+    def _implied_choice(self, events):
+        """A shot played while a choice was pending takes the option that plays on."""
+        d = self.g["decision"]
+        for o in ("accept", "spot_eight", "reshoot"):
+            if o in d["options"]:
+                events.append(event("warning", d["player"], d.get("clauses", []),
+                                    "Play went on: taken as '{}'".format(o),
+                                    "Игра продолжена: выбран вариант '{}'".format(o)))
+                module_for(self.g["game"]).choose(self.g, o, self._settings(), events)
+                return
+
+    def _match_point(self, events):
+        g = self.g
+        w = g["game_winner"]
+        if g["game"] != "straight-pool":
+            g["players"][w]["score"] += 1
+        race = g["race_to"] if g["game"] != "straight-pool" else 1
+        if g["game"] == "straight-pool" or g["players"][w]["score"] >= race:
+            g["winner"] = w
+            return
+        # The match goes on: the break alternates; a deciding game is lagged for (GEN.LAG).
+        g["shooter"] = common.other(g["breaker"])
+        if g["players"][0]["score"] == race - 1 and g["players"][1]["score"] == race - 1:
+            g["needs"] = [{"cmd": "lag", "text": {"en": "Deciding game: lag for the break",
+                                                  "ru": "Решающая партия: разыграйте право разбития"}}]
+
+    def _next_rack(self, events):
+        g = self.g
+        breaker = g["shooter"]
+        rack = g["rack"] + 1
+        keep = {"players": g["players"], "stats": g["stats"], "settings": g["settings"],
+                "race_to": g["race_to"], "target": g["target"], "shot": 0}
+        self.g = self._fresh(g["game"], [p["name"] for p in g["players"]], breaker, g["settings"],
+                             g["race_to"], g["target"])
+        for k in keep:
+            self.g[k] = keep[k]
+        for p in self.g["players"]:
+            p["fouls"] = 0
+            p["group"] = None
+        self.g["rack"] = rack
+        events.append(event("rerack", breaker, ["GEN.RACK", "GEN.LAG"],
+                            "Game {}: {} breaks".format(rack, common.name(self.g, breaker)),
+                            "Партия {}: разбивает {}".format(rack, common.name(self.g, breaker))))
+
+    # --------------------------------------------------------------- commands
+    def command(self, name, body, t_us=None):
+        if not isinstance(name, str):
+            return _fail("a command needs a name")
+        if not isinstance(body, dict):
+            return _fail("the body of '{}' must be a JSON object".format(name))
+        handler = getattr(self, "_cmd_" + name, None) if name in COMMANDS else None
+        if handler is None:
+            return _fail("unknown command '{}'; known: {}".format(name, ", ".join(COMMANDS)))
+        if name != "new_game" and self.g is None:
+            return _fail("no game is running; send new_game first")
+        return handler(body, t_us)
+
+    def _idle_error(self):
+        """Why a declaration for the next shot cannot be taken now, or None."""
+        g = self.g
+        if g["phase"] == "over":
+            return "the game is over"
+        if self.open is not None:
+            return "the balls are still rolling; wait until the shot ends"
+        if g["phase"] == "decision":
+            return "a decision is pending: {} must choose one of {}".format(
+                common.name(g, g["decision"]["player"]), ", ".join(g["decision"]["options"]))
+        if self.pending is not None:
+            return "identify the pocketed ball first"
+        return None
+
+    def _cmd_new_game(self, body, t_us):
+        game = body.get("game", self.last_game or "eight-ball")
+        if game not in GAMES:
+            return _fail("unknown game '{}'; choose one of {}".format(game, ", ".join(GAMES)))
+        players = body.get("players", self.last_players)
+        if (not isinstance(players, list) or len(players) != 2 or
+                not all(isinstance(p, str) and 0 < len(p.strip()) <= MAX_NAME for p in players)):
+            return _fail("players must be a list of two names of 1 to {} characters".format(MAX_NAME))
+        players = [p.strip() for p in players]
+        breaker = body.get("breaker", 0)
+        if breaker not in (0, 1) or isinstance(breaker, bool):
+            return _fail("breaker must be 0 or 1")
+        st = clone(self.defaults)
+        for k in ("miss_option", "strict_jump"):
+            if k in body:
+                if not isinstance(body[k], bool):
+                    return _fail("{} must be true or false".format(k))
+                st[k] = body[k]
+        if "shot_clock" in body:
+            sc = body["shot_clock"]
+            if sc is not None and not (is_int(sc) and 10 <= sc <= 600):
+                return _fail("shot_clock must be null or 10 to 600 seconds")
+            st["shot_clock"] = sc
+        target = body.get("target", st["target"])
+        if not is_int(target) or not 1 <= target <= 1000:
+            return _fail("target must be a whole number of points from 1 to 1000")
+        race = body.get("race_to", st["race_to"])
+        if not is_int(race) or not 1 <= race <= 99:
+            return _fail("race_to must be a whole number of games from 1 to 99")
+        if self.open is not None:
+            return _fail("the balls are still rolling; wait until the shot ends")
+        self.g = self._fresh(game, players, breaker, st, race, target)
+        self.history = []
+        self.pending = None
+        self.facts_open = False
+        self.last_game = game
+        self.last_players = players
+        ev = [event("rerack", breaker, ["GEN.RACK", module_for(game).SETUP_CLAUSE],
+                    "New {} game: {} v {}; {} breaks".format(game, players[0], players[1], players[breaker]),
+                    "Новая партия ({}): {} — {}; разбивает {}".format(game, players[0], players[1],
+                                                                      players[breaker]))]
+        return _ok(ev)
+
+    def _fresh(self, game, players, breaker, st, race, target):
+        g = {
+            "game": game,
+            "players": [{"name": n, "score": 0, "group": None, "fouls": 0} for n in players],
+            "shooter": breaker, "breaker": breaker,
+            "phase": "break", "ball_in_hand": "kitchen", "table_open": False,
+            "on_table": [], "decision": None, "needs": [], "winner": None, "game_winner": None,
+            "shot": 0, "last_shot": None, "called": None, "safety": False, "push_out": False,
+            "last_foul": None, "warning": None, "run": 0, "rack": 1,
+            "race_to": race, "target": target, "settings": st,
+            "stats": [{"pocketed": 0, "fouls": 0, "breaks": 0, "legal_breaks": 0, "high_run": 0}
+                      for _ in players],
+            "x": {},
+        }
+        module_for(game).setup(g, st)
+        return g
+
+    def _cmd_call(self, body, t_us):
+        err = self._idle_error()
+        if err:
+            return _fail(err)
+        g = self.g
+        ball = body.get("ball")
+        pocket = names.pocket_index(body.get("pocket"))
+        if body.get("pocket") is not None and pocket is None:
+            return _fail("no such pocket '{}'; pockets are {} or 0-5".format(
+                body.get("pocket"), ", ".join(names.POCKETS)))
+        if ball is not None:
+            if not is_int(ball) or not 1 <= ball <= 15:
+                return _fail("ball must be a number from 1 to 15")
+            if ball not in g["on_table"]:
+                return _fail("ball {} is not on the table".format(ball))
+        if ball is None and pocket is None:
+            return _fail("call a ball, a pocket or both")
+        err = module_for(g["game"]).check_call(g, ball, pocket)
+        if err:
+            return _fail(err)
+        g["called"] = {"ball": ball, "pocket": names.POCKETS[pocket] if pocket is not None else None}
+        g["safety"] = False
+        return _ok([event("call", g["shooter"], ["EB.CALL" if g["game"] == "eight-ball" else
+                                                  "SP.CALL" if g["game"] == "straight-pool" else "NB.NO-CALL"],
+                          "{} calls {}{}".format(common.name(g, g["shooter"]),
+                                                 "ball {}".format(ball) if ball is not None else "",
+                                                 " in " + names.POCKETS[pocket] if pocket is not None else ""),
+                          "{} заказывает {}{}".format(common.name(g, g["shooter"]),
+                                                      "шар {}".format(ball) if ball is not None else "",
+                                                      " в " + names.POCKETS[pocket] if pocket is not None else ""),
+                          {"ball": ball, "pocket": g["called"]["pocket"]})])
+
+    def _cmd_safety(self, body, t_us):
+        err = self._idle_error()
+        if err:
+            return _fail(err)
+        g = self.g
+        err = module_for(g["game"]).check_safety(g)
+        if err:
+            return _fail(err)
+        g["safety"] = True
+        g["called"] = None
+        return _ok([event("safety", g["shooter"], [module_for(g["game"]).SAFETY_CLAUSE],
+                          "{} plays a safety".format(common.name(g, g["shooter"])),
+                          "{} объявляет отыгрыш".format(common.name(g, g["shooter"])))])
+
+    def _cmd_push_out(self, body, t_us):
+        err = self._idle_error()
+        if err:
+            return _fail(err)
+        g = self.g
+        err = module_for(g["game"]).check_push_out(g)
+        if err:
+            return _fail(err)
+        g["push_out"] = True
+        return _ok([event("push_out", g["shooter"], ["NB.PUSH"],
+                          "{} announces a push-out".format(common.name(g, g["shooter"])),
+                          "{} объявляет пуш-аут".format(common.name(g, g["shooter"])))])
+
+    def _cmd_choose(self, body, t_us):
+        g = self.g
+        if self.open is not None:
+            return _fail("the balls are still rolling; wait until the shot ends")
+        d = g.get("decision")
+        if not d:
+            return _fail("there is no decision to make now")
+        option = body.get("option")
+        if option not in d["options"]:
+            return _fail("'{}' is not an option now; choose one of {}".format(option, ", ".join(d["options"])))
+        events = []
+        module_for(g["game"]).choose(g, option, self._settings(), events)
+        self.facts_open = False
+        return _ok(events)
+
+    def _last_shot_error(self):
+        if self.open is not None:
+            return "the balls are still rolling; enter it when the shot has ended"
+        if self.pending is None and not (self.history and self.facts_open):
+            return "there is no shot just played to amend (it was followed by a choice or another shot)"
+        return None
+
+    def _cmd_foul(self, body, t_us):
+        code = body.get("code")
+        if code not in FOUL_CODES:
+            return _fail("unknown foul code '{}'; known: {}".format(code, ", ".join(FOUL_CODES)))
+        err = self._last_shot_error()
+        if err:
+            return _fail(err)
+        ball = body.get("ball")
+        if code == "jumped_ball":
+            if not is_int(ball) or not 0 <= ball <= 15:
+                return _fail("jumped_ball needs the ball that left the table (0 for the cue ball)")
+        shot = self.pending if self.pending is not None else self.history[-1][1]
+        if code == "jumped_ball":
+            if ball in shot["jumped"]:
+                return _fail("ball {} is already entered as jumped".format(ball))
+            before = self.g if self.pending is not None else self.history[-1][0]
+            if ball != 0 and ball not in before["on_table"]:
+                return _fail("ball {} was not on the table for that shot".format(ball))
+            shot["jumped"].append(ball)
+            if ball == 0 or module_for(self.g["game"]).jump_is_foul(self.g, shot, ball):
+                if "jumped_ball" not in shot["fouls"]:
+                    shot["fouls"].append("jumped_ball")
+        elif code == "interference":
+            if "interference" in shot["fouls"]:
+                return _fail("that foul is already entered")
+            shot["fouls"].append(code)
+            shot["fouler"] = common.other(shot["shooter"])
+        else:
+            if code in shot["fouls"]:
+                return _fail("that foul is already entered")
+            shot["fouls"].append(code)
+        events = []
+        self._rejudge(events)
+        return _ok(events)
+
+    def _cmd_identify(self, body, t_us):
+        err = self._last_shot_error()
+        if err:
+            return _fail(err)
+        pocket = names.pocket_index(body.get("pocket"))
+        if pocket is None:
+            return _fail("no such pocket '{}'".format(body.get("pocket")))
+        ball = body.get("ball")
+        if not is_int(ball) or not 0 <= ball <= 15:
+            return _fail("ball must be a number from 0 (cue ball) to 15")
+        shot = self.pending if self.pending is not None else self.history[-1][1]
+        drops = [d for d in shot["pocketed"] if d[1] == pocket]
+        if not drops:
+            return _fail("no ball dropped in {} on the last shot".format(names.POCKETS[pocket]))
+        target = None
+        for d in drops:
+            if d[0] is None:
+                target = d
+                break
+        if target is None:
+            for d in drops:
+                if d[3]:
+                    target = d
+                    break
+        if target is None:
+            target = drops[0]
+        if ball in [d[0] for d in shot["pocketed"] if d is not target]:
+            return _fail("ball {} is already counted in another drop of that shot".format(ball))
+        g_before = self.g if self.pending is not None else self.history[-1][0]
+        if ball != 0 and ball not in g_before["on_table"]:
+            return _fail("ball {} was not on the table".format(ball))
+        target[0] = ball
+        target[3] = False
+        if ball == 0:
+            shot["cue_pocketed"] = True
+        events = []
+        self._rejudge(events)
+        return _ok(events)
+
+    def _cmd_end_shot(self, body, t_us):
+        if self.open is None:
+            return _fail("no shot is being played")
+        events = []
+        t = t_us if is_int(t_us) else self.last_activity
+        if self.last_activity is not None and (t is None or t < self.last_activity):
+            t = self.last_activity
+        self._end_shot(t, events)
+        return _ok(events)
+
+    def _cmd_undo(self, body, t_us):
+        if self.open is not None:
+            return _fail("the balls are still rolling; undo when the shot has ended")
+        events = []
+        if self.pending is not None:
+            self.pending = None
+            self.g["needs"] = []
+        elif not self.history:
+            return _fail("there is no shot to take back")
+        else:
+            before, shot = self.history.pop()
+            self.g = before
+        self.facts_open = False
+        self.ended_us = None
+        g = self.g
+        events.append(event("undo", g["shooter"], ["GEN.INTERFERENCE", "GEN.HANGING-SHOT"],
+                            "Last shot taken back: {} to shoot".format(common.name(g, g["shooter"])),
+                            "Последний удар отменён: бьёт {}".format(common.name(g, g["shooter"]))))
+        return _ok(events)
+
+    def _cmd_lag(self, body, t_us):
+        """GEN.LAG / SP.BREAK-CHOICE: the lag winner breaks or hands the break over."""
+        g = self.g
+        if g["shot"] != 0 or self.open is not None or g["phase"] not in ("break", "over"):
+            return _fail("the lag decides the break only before a game's first shot")
+        w = body.get("winner")
+        if w not in (0, 1) or isinstance(w, bool):
+            return _fail("winner must be 0 or 1")
+        breaks = body.get("breaks", True)
+        if not isinstance(breaks, bool):
+            return _fail("breaks must be true or false")
+        b = w if breaks else common.other(w)
+        g["shooter"] = b
+        g["breaker"] = b
+        g["needs"] = [n for n in g["needs"] if n.get("cmd") != "lag"]
+        return _ok([event("turn", b, ["GEN.LAG", "SP.BREAK-CHOICE"],
+                          "{} won the lag; {} breaks".format(common.name(g, w), common.name(g, b)),
+                          "{} выиграл розыгрыш; разбивает {}".format(common.name(g, w), common.name(g, b)))])
+
+    def _cmd_spot(self, body, t_us):
+        """GEN.POCKETED: a ball rolled in along the rail on purpose is put back, no penalty."""
+        err = self._last_shot_error()
+        if err:
+            return _fail(err)
+        ball = body.get("ball")
+        shot = self.pending if self.pending is not None else self.history[-1][1]
+        if not is_int(ball) or ball not in [d[0] for d in shot["pocketed"]] or ball == 0:
+            return _fail("ball must be an object ball pocketed on the last shot")
+        if ball in shot["spotted"]:
+            return _fail("ball {} is already spotted".format(ball))
+        shot["spotted"].append(ball)
+        events = []
+        self._rejudge(events)
+        return _ok(events)
+
+    def _cmd_stalemate(self, body, t_us):
+        """GEN.STALEMATE: the referee re-racks what is left; the lag winner plays from the kitchen."""
+        err = self._idle_error()
+        if err:
+            return _fail(err)
+        g = self.g
+        w = body.get("shooter")
+        if w not in (0, 1) or isinstance(w, bool):
+            return _fail("shooter (the lag winner, 0 or 1) is required")
+        g["shooter"] = w
+        g["ball_in_hand"] = "kitchen"
+        self.facts_open = False
+        return _ok([event("rerack", w, ["GEN.STALEMATE"],
+                          "Stalemate: balls re-racked; {} plays from the kitchen".format(common.name(g, w)),
+                          "Глухая позиция: шары в пирамиду; {} играет из дома".format(common.name(g, w)))])
+
+    # ----------------------------------------------------- buttons and faults
+    def _button(self, index, value, t):
+        """The board's buttons are the same commands as MQTT (CONTRACT section 1)."""
+        if value not in (names.PRESS, names.LONG_PRESS):
+            return _ok()
+        if self.g is None and index != names.BUTTON_NEW_GAME:
+            return _ok()
+        if 0 <= index <= 5:
+            res = self.command("call", {"pocket": index}, t)
+        elif index == names.BUTTON_SAFETY:
+            if self.g["game"] == "nine-ball":
+                res = self.command("push_out", {}, t)
+            else:
+                res = self.command("safety", {}, t)
+        elif index == names.BUTTON_CONFIRM:
+            d = self.g.get("decision")
+            if not d:
+                res = _fail("there is no decision to confirm")
+            else:
+                res = self.command("choose", {"option": "accept" if "accept" in d["options"] else d["options"][0]}, t)
+        elif index == names.BUTTON_UNDO:
+            res = self.command("undo", {}, t)
+        elif index == names.BUTTON_NEW_GAME:
+            if value != names.LONG_PRESS:
+                return _ok([event("warning", None, [], "Hold the new-game button to start a new game",
+                                  "Удерживайте кнопку, чтобы начать новую партию")])
+            res = self.command("new_game", {}, t)
+        else:
+            return _ok()
+        if res["ok"]:
+            return res
+        p = self.g["shooter"] if self.g else None
+        return _ok([event("warning", p, [], "Button refused: " + res["error"],
+                          "Кнопка не принята: " + res["error"])])
+
+    def _fault(self, index, value):
+        label = ("pocket " + names.POCKETS[index] if 0 <= index <= 5 else
+                 "rail " + names.RAILS[index - 16] if 16 <= index <= 21 else "sensor {}".format(index))
+        if value == names.FAULT_CLEAR:
+            self.faults = [f for f in self.faults if f["sensor"] != index]
+            return _ok([event("warning", None, [], "{} works again".format(label),
+                              "{}: датчик снова работает".format(label))])
+        why = {names.FAULT_BLOCKED: "beam blocked", names.FAULT_SILENT: "not responding"}.get(value, "fault")
+        if not [f for f in self.faults if f["sensor"] == index]:
+            self.faults.append({"sensor": index, "what": label, "fault": why})
+        return _ok([event("warning", None, [], "Sensor fault: {} {}".format(label, why),
+                          "Неисправность датчика: {} ({})".format(label, why))])
+
+    # ----------------------------------------------------------------- output
+    def state(self):
+        """The table state of CONTRACT section 2 (the daemon adds `link`)."""
+        g = self.g
+        if g is None:
+            return {"table": self.table, "game": None, "players": [], "shooter": None, "phase": None,
+                    "ball_in_hand": None, "table_open": False, "on_table": [], "decision": None,
+                    "needs": [], "winner": None, "shot": 0, "last_shot": None,
+                    "shot_open": self.open is not None, "faults": clone(self.faults)}
+        s = {}
+        for k in ("game", "players", "shooter", "phase", "ball_in_hand", "table_open", "on_table",
+                  "needs", "winner", "game_winner", "shot", "last_shot", "called", "safety", "push_out",
+                  "last_foul", "warning", "stats", "race_to", "target", "rack", "breaker", "run"):
+            s[k] = clone(g[k])
+        s["table"] = self.table
+        d = g["decision"]
+        s["decision"] = {"player": d["player"], "options": list(d["options"])} if d else None
+        s["shot_open"] = self.open is not None
+        s["shot_clock"] = g["settings"]["shot_clock"]
+        s["faults"] = clone(self.faults)
+        s["can_undo"] = bool(self.history) or self.pending is not None
+        if g["game"] == "eight-ball":
+            s["table_open"] = bool(g["table_open"])
+        else:
+            s["table_open"] = False
+        extra = module_for(g["game"]).extra_state(g)
+        for k in extra:
+            s[k] = extra[k]
+        return s
+
+
+COMMANDS = ("new_game", "call", "safety", "push_out", "choose", "foul", "identify", "end_shot", "undo",
+            "lag", "spot", "stalemate")
+
+
+def replay(entries, table="t1", settings=None):
+    """Fold a whole journal; the state it ends in."""
+    r = Referee(table, settings)
+    for e in entries:
+        r.apply(e)
+    return r

@@ -1,0 +1,48 @@
+"""A shot: what the sensors and the players said between the cue strike and the balls stopping.
+
+Plain dict so it can be kept for re-judging, journaled and compared on both interpreters.
+"""
+
+
+def new_shot(g, t_us):
+    return {
+        "shooter": g["shooter"],
+        "break": g["phase"] == "break",
+        "start_us": t_us,
+        "end_us": None,
+        "pocketed": [],          # [ball or None, pocket, t_us, uncertain]
+        "cue_pocketed": False,
+        "rails": [],             # [t_us, rail, strength]
+        "called": g.get("called"),
+        "safety": bool(g.get("safety")),
+        "push_out": bool(g.get("push_out")),
+        "from": g.get("ball_in_hand"),
+        "fouls": [],             # codes entered by hand for this shot
+        "fouler": None,          # the player who committed an `interference` foul
+        "jumped": [],            # balls that left the table (entered by hand)
+        "spotted": [],           # balls put back without penalty (GEN.POCKETED)
+    }
+
+
+def object_pocketed(shot):
+    """Object balls that dropped, identified or not (None for unknown)."""
+    return [p[0] for p in shot["pocketed"] if p[0] != 0]
+
+
+def known_pocketed(shot):
+    return [p[0] for p in shot["pocketed"] if p[0] is not None and p[0] != 0]
+
+
+def pocket_of(shot, ball):
+    for p in shot["pocketed"]:
+        if p[0] == ball:
+            return p[1]
+    return None
+
+
+def rail_count(shot):
+    return len(shot["rails"])
+
+
+def has_foul(shot, code):
+    return code in shot["fouls"]

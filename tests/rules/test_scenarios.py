@@ -1,0 +1,28 @@
+"""Every scenario file under tests/scenarios/, judged under CPython and under MicroPython."""
+import glob
+import os
+
+import pytest
+
+from tests.conftest import ROOT, run_micropython
+from tests.scenarios.runner import load, run_scenario
+
+FILES = sorted(glob.glob(str(ROOT / "tests" / "scenarios" / "**" / "*.json"), recursive=True))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[os.path.relpath(f, ROOT / "tests" / "scenarios") for f in FILES])
+def test_scenario(path):
+    run_scenario(load(path))
+
+
+def test_there_are_scenarios():
+    assert len(FILES) > 0
+
+
+def test_all_scenarios_under_micropython():
+    """The engine is proven on the board's interpreter, with a board-sized heap."""
+    rel = [os.path.relpath(f, ROOT) for f in FILES]
+    p = run_micropython(ROOT / "tests" / "scenarios" / "runner.py", *rel, heap="192K", timeout=600)
+    tail = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    assert tail == "{} passed, 0 failed".format(len(FILES)), tail
