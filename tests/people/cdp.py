@@ -1,0 +1,146 @@
+"""Drive headless Chromium over the DevTools protocol through a pipe.
+
+`--remote-debugging-pipe` makes Chromium read JSON commands from fd 3 and
+write replies to fd 4, each message ending in a NUL byte: no websocket
+client needed, only the stdlib.
+"""
+
+import base64
+import json
+import os
+import queue
+import subprocess
+import threading
+import time
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+         "--hide-scrollbars", "--mute-audio", "--window-size=1280,720"]
+
+
+class Browser:
+    def __init__(self, user_data_dir, binary=CHROMIUM):
+        to_chrome_r, self._w = os.pipe()
+        self._r, from_chrome_w = os.pipe()
+
+        def fds():
+            # Move both ends out of the way first, in case one already sits at 3 or 4;
+            # the copies dup2 makes are inheritable, every other fd is close-on-exec.
+            a, b = os.dup(to_chrome_r), os.dup(from_chrome_w)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        os.makedirs(user_data_dir, exist_ok=True)
+        self.log_path = os.path.join(user_data_dir, "chromium.log")
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(
+                [binary] + FLAGS + ["--user-data-dir=%s" % user_data_dir,
+                                    "--remote-debugging-pipe", "about:blank"],
+                preexec_fn=fds, close_fds=False,
+                stdout=subprocess.DEVNULL, stderr=log)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self._next = 0
+        self._replies = {}
+        self._cond = threading.Condition()
+        self.events = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.session = None
+
+    def _read(self):
+        buf = b""
+        while True:
+            try:
+                chunk = os.read(self._r, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                with self._cond:
+                    self._replies[None] = "closed"
+                    self._cond.notify_all()
+                return
+            buf += chunk
+            while b"\0" in buf:
+                raw, buf = buf.split(b"\0", 1)
+                msg = json.loads(raw)
+                if "id" in msg:
+                    with self._cond:
+                        self._replies[msg["id"]] = msg
+                        self._cond.notify_all()
+                else:
+                    self.events.put(msg)
+
+    def send(self, method, params=None, session=True, timeout=15):
+        self._next += 1
+        msg = {"id": self._next, "method": method, "params": params or {}}
+        if session and self.session:
+            msg["sessionId"] = self.session
+        os.write(self._w, json.dumps(msg).encode() + b"\0")
+        deadline = time.time() + timeout
+        with self._cond:
+            while self._next not in self._replies:
+                if None in self._replies:
+                    raise RuntimeError("chromium closed the pipe")
+                left = deadline - time.time()
+                if left <= 0:
+                    raise TimeoutError(method)
+                self._cond.wait(left)
+            reply = self._replies.pop(self._next)
+        if "error" in reply:
+            raise RuntimeError("%s: %s" % (method, reply["error"]))
+        return reply.get("result", {})
+
+    def open(self, url, width=1280, height=720):
+        target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)
+        self.session = self.send("Target.attachToTarget",
+                                 {"targetId": target["targetId"], "flatten": True},
+                                 session=False)["sessionId"]
+        self.send("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.send("Page.enable")
+        self.send("Runtime.enable")
+        self.send("Page.navigate", {"url": url})
+
+    def eval(self, expr):
+        res = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True,
+                                             "awaitPromise": True})
+        if "exceptionDetails" in res:
+            raise RuntimeError("JS error: %s" % res["exceptionDetails"])
+        return res["result"].get("value")
+
+    def wait_for(self, expr, timeout=10.0):
+        """Poll a JS expression until it is truthy; return its value."""
+        deadline = time.time() + timeout
+        last = None
+        while time.time() < deadline:
+            try:
+                last = self.eval(expr)
+            except RuntimeError:
+                last = None
+            if last:
+                return last
+            time.sleep(0.05)
+        raise TimeoutError("%s stayed %r" % (expr, last))
+
+    def screenshot(self, path):
+        data = self.send("Page.captureScreenshot", {"format": "png"})["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+
+    def close(self):
+        try:
+            self.send("Browser.close", session=False, timeout=5)
+        except (RuntimeError, TimeoutError, OSError):
+            pass
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+        for fd in (self._w, self._r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
