@@ -1,0 +1,156 @@
+"""`billiards` command line (CONTRACT section 3): run, replay, coverage."""
+import argparse
+import json
+import os
+import signal
+import sys
+
+
+def _players(text):
+    names = [p.strip() for p in text.split(",")]
+    if len(names) != 2 or not all(names):
+        raise argparse.ArgumentTypeError("give two names separated by a comma, e.g. Anna,Bob")
+    return names
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="billiards",
+                                description="The referee inside a smart pool table.")
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="run the daemon for one table")
+    r.add_argument("--serial", help="serial port or URL (/dev/ttyACM0, socket://HOST:PORT, loop://); "
+                   "without it a simulated table plays")
+    r.add_argument("--broker", help="mqtt://HOST:PORT or mqtts://USER:PASSWORD@HOST:PORT; without it "
+                   "127.0.0.1:1883, started embedded if nothing listens there")
+    r.add_argument("--table", default="t1", help="table id (topic billiards/<table>/...)")
+    r.add_argument("--journal", default="journal", help="journal directory (default ./journal)")
+    r.add_argument("--prefix", default="billiards", help="first word of the MQTT topics")
+    r.add_argument("--game", default="eight-ball", help="game started when the journal has none")
+    r.add_argument("--players", type=_players, default=["Player 1", "Player 2"],
+                   help="two player names, comma separated")
+    r.add_argument("--quiet-s", type=float, default=3.0,
+                   help="seconds of quiet that end a shot on tables without a motion sensor")
+    r.add_argument("--http", type=int, default=None, help="port of the TV page server")
+    r.add_argument("--ca-file", help="CA certificate for mqtts:// with a private CA")
+    r.add_argument("--insecure", action="store_true", help="mqtts:// without certificate checks")
+    r.add_argument("--sim-speed", type=float, default=1.0,
+                   help="simulated table only: time factor (2 = twice as fast)")
+    r.add_argument("--sim-seed", type=int, default=None, help="simulated table only: random seed")
+    r.add_argument("--no-console", action="store_true", help="do not show the live status line")
+    rp = sub.add_parser("replay", help="judge a journal and print the final state as JSON")
+    rp.add_argument("file")
+    rp.add_argument("--table", default=None, help="table id (default: the file name)")
+    sub.add_parser("coverage", help="rule clause coverage report", add_help=False)
+    return p
+
+
+def cmd_replay(args):
+    from host.journal import read_entries
+    from host.daemon import load_referee_class
+    try:
+        entries = read_entries(args.file)
+    except OSError as e:
+        print("billiards replay: %s" % e, file=sys.stderr)
+        return 2
+    table = args.table or os.path.splitext(os.path.basename(args.file))[0]
+    ref = load_referee_class()(table, None)
+    dropped = 0
+    for e in entries:
+        ref.apply(e)
+    state = ref.state()
+    state["table"] = table
+    state["link"] = {"state": "down", "dropped": dropped}
+    print(json.dumps(state, indent=2, ensure_ascii=False, sort_keys=True))
+    return 0
+
+
+def _start_http(daemon, port):
+    """Hook for the TV page server (host/web/): `host.web.serve(daemon, port)` when it exists."""
+    try:
+        from host.web import serve
+    except ImportError:
+        print("billiards: --http %d ignored: the TV page server (host/web) is not installed" % port,
+              file=sys.stderr)
+        return None
+    return serve(daemon, port)
+
+
+def cmd_run(args):
+    from host.daemon import Daemon, terminal_printer
+    from host.mqtt import MqttShell, parse_broker
+    from host.broker import listening, EmbeddedBroker
+
+    embedded = None
+    if args.broker:
+        try:
+            broker = parse_broker(args.broker)
+        except ValueError as e:
+            print("billiards: %s" % e, file=sys.stderr)
+            return 2
+    else:
+        broker = {"host": "127.0.0.1", "port": 1883, "tls": False, "username": None,
+                  "password": None}
+        if not listening("127.0.0.1", 1883):
+            embedded = EmbeddedBroker("127.0.0.1", 1883)
+            try:
+                embedded.start()
+            except RuntimeError as e:
+                print("billiards: %s" % e, file=sys.stderr)
+                return 2
+            print("billiards: started an embedded MQTT broker on 127.0.0.1:1883", file=sys.stderr)
+
+    sim = None
+    serial_url = args.serial
+    if not serial_url:
+        from host.sim.board import start_simulated_table
+        sim = start_simulated_table(speed=args.sim_speed, seed=args.sim_seed)
+        serial_url = sim.url
+        print("billiards: no --serial: a simulated table plays on %s" % serial_url, file=sys.stderr)
+
+    console = None if args.no_console else terminal_printer()
+    daemon = Daemon(args.table, serial_url, journal_dir=args.journal, prefix=args.prefix,
+                    game=args.game, players=args.players, quiet_s=args.quiet_s, console=console)
+    n = daemon.start_journal()
+    if n:
+        print("billiards: replayed %d journal entries from %s" % (n, daemon.journal.path),
+              file=sys.stderr)
+    shell = MqttShell(broker, "billiards-%s-%d" % (args.table, os.getpid()), daemon.will(),
+                      daemon.queue, daemon.subscriptions(), ca_file=args.ca_file,
+                      insecure=args.insecure)
+    daemon.attach_mqtt(shell)
+    shell.start()
+    http = _start_http(daemon, args.http) if args.http else None
+
+    def stop(signum, frame):
+        daemon.stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        daemon.run()
+    finally:
+        daemon.close()
+        if http is not None and hasattr(http, "close"):
+            http.close()
+        if sim is not None:
+            sim.stop()
+        if embedded is not None:
+            embedded.stop()
+    return 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "coverage":
+        from host.coverage import main as coverage_main
+        return coverage_main(argv[1:])
+    args = build_parser().parse_args(argv)
+    if args.command == "run":
+        return cmd_run(args)
+    if args.command == "replay":
+        return cmd_replay(args)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,388 @@
+"""The daemon: wires the serial link, the journal, the referee, the outputs and MQTT.
+
+One thread owns everything that changes state (this loop); the MQTT client's
+thread only queues what it receives. Order for board frames: journal append,
+fsync, ACK, then the referee and the outputs. Order for commands: referee,
+then (if accepted) journal + fsync, then publish and answer.
+"""
+import json
+import os
+import queue
+import sys
+import time
+
+from shared_rules.link import frames as codec
+from shared_rules.link.names import ACK, LIGHTS, POCKET, RAIL, MOTION
+from host.journal import Journal, journal_path
+from host.link.session import Session, ACCEPT, DUPLICATE
+from host.link.port import Port
+from host.link.lights import lights_for
+from host.console import status_line
+
+LINK_TIMEOUT_S = 3.5     # no frame for this long (HEARTBEAT is 1 s): link down
+LIGHTS_EVERY_S = 1.0
+
+
+def load_referee_class():
+    """The real referee if it exists, else the throwaway placeholder."""
+    try:
+        from shared_rules.rules.referee import Referee
+    except ImportError:
+        from host.placeholder_referee import Referee
+    return Referee
+
+
+def parse_command(payload):
+    """(body, error) from an MQTT command payload: empty means {}; must be a JSON object."""
+    if payload is None or not payload.strip():
+        return {}, None
+    try:
+        text = payload.decode("utf-8") if isinstance(payload, (bytes, bytearray)) else payload
+        body = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as e:
+        return None, "payload is not valid JSON (%s)" % (e,)
+    if not isinstance(body, dict):
+        return None, "payload must be a JSON object, like {} or {\"ball\": 3, \"pocket\": \"foot-left\"}"
+    return body, None
+
+
+class Daemon:
+    def __init__(self, table, serial_url, journal_dir="journal", prefix="billiards",
+                 game="eight-ball", players=("Player 1", "Player 2"), quiet_s=3.0,
+                 outputs=None, settings=None, console=None, clock=time.monotonic):
+        self.table = table
+        self.prefix = prefix
+        self.base = prefix + "/" + table
+        self.game = game
+        self.players = list(players)
+        self.quiet_s = quiet_s
+        self.clock = clock
+        self.queue = queue.Queue()
+        self.port = Port(serial_url)
+        self.reader = codec.FrameReader()
+        self.session = Session()
+        self.journal = Journal(journal_path(journal_dir, table))
+        self.referee = load_referee_class()(table, settings)
+        if outputs is None:
+            from host.outputs import build_outputs
+            outputs = build_outputs(table, prefix, {})
+        self.outputs = outputs
+        self.mqtt = None
+        self.console = console          # callable(line) or None
+        self.listeners = []             # callables(state, events): hook for in-process outputs (TV page)
+        self.stopping = False
+        self.state = None
+        self.link_up = False
+        self.shot_open = False
+        self.last_activity = None       # monotonic time of the last RAIL/POCKET of the open shot
+        self.lights_sent = None
+        self.lights_at = 0.0
+        self.counts = {"accepted": 0, "duplicates": 0, "out_of_order": 0, "corrupt": 0,
+                       "commands": 0, "refused": 0, "journal_skipped": 0}
+        self._console_line = None
+        self._console_at = 0.0
+
+    # --- start-up -------------------------------------------------------
+
+    def start_journal(self):
+        """Replay the journal into the referee and the link session; start a game if none."""
+        entries = self.journal.open()
+        self.counts["journal_skipped"] = self.journal.skipped
+        for e in entries:
+            self.session.restore(e)
+            self.referee.apply(e)
+            self._track_shot(e, None)
+        self.state = self._full_state()
+        if self.shot_open:
+            self.last_activity = self.clock()
+        if self.state.get("game") is None:
+            res = self._command("new_game", {"game": self.game, "players": self.players})
+            if not res["ok"]:
+                self._say("could not start a game: %s" % res["error"])
+        return len(entries)
+
+    def attach_mqtt(self, mqtt_shell):
+        self.mqtt = mqtt_shell
+
+    def subscriptions(self):
+        subs = [self.base + "/cmd/+"]
+        for o in self.outputs:
+            subs.extend(o.subscriptions())
+        return subs
+
+    def will(self):
+        for o in self.outputs:
+            w = getattr(o, "will", None)
+            if w is not None:
+                return w()
+        return (self.base + "/status", "offline", True)
+
+    # --- state ----------------------------------------------------------
+
+    def _full_state(self):
+        s = self.referee.state()
+        s["table"] = self.table
+        s["link"] = {"state": "up" if self.link_up else "down", "dropped": self.session.dropped}
+        return s
+
+    def _publish(self, messages):
+        if self.mqtt is not None and messages:
+            self.mqtt.publish(messages)
+
+    def _changed(self, events, force=False):
+        """Recompute the state; publish it (and events) if anything changed."""
+        new = self._full_state()
+        if not force and not events and new == self.state:
+            return
+        self.state = new
+        out = []
+        for o in self.outputs:
+            out.extend(o.on_change(new, events))
+        self._publish(out)
+        for cb in self.listeners:
+            try:
+                cb(new, events)
+            except Exception as e:
+                self._say("listener failed: %s" % e)
+        self._show(force=True)
+
+    # --- shots without a motion sensor ----------------------------------
+
+    def _track_shot(self, entry, now):
+        """Follow whether a shot is being played, for the automatic end_shot."""
+        src = entry.get("src")
+        if src == "board":
+            k = entry.get("kind")
+            if k in (POCKET, RAIL):
+                self.shot_open = True
+                self.last_activity = now
+            elif k == MOTION and entry.get("value") == 0:
+                self.shot_open = False
+        elif src == "cmd" and entry.get("cmd") in ("end_shot", "new_game", "undo"):
+            self.shot_open = False
+
+    def _shot_is_open(self):
+        s = self.state or {}
+        if "shot_open" in s:
+            return bool(s["shot_open"])
+        return self.shot_open
+
+    def _auto_end_shot(self, now):
+        if self.session.has_motion_sensor():
+            return
+        if not self._shot_is_open() or self.last_activity is None:
+            return
+        if now - self.last_activity < self.quiet_s:
+            return
+        res = self._command("end_shot", {"auto": True})
+        if not res["ok"]:
+            self.shot_open = False
+            self.last_activity = None
+
+    # --- commands -------------------------------------------------------
+
+    def _command(self, name, body):
+        """Apply a command; journal it only if the referee accepted it. Returns the referee's answer."""
+        now = self.clock()
+        entry = {"src": "cmd", "cmd": name, "body": body,
+                 "t_us": self.session.board_time(now), "wall": time.time()}
+        try:
+            res = self.referee.apply(entry)
+        except Exception as e:   # the referee must not raise; if it does, refuse, never crash
+            res = {"ok": False, "error": "internal error: %s" % (e,), "events": []}
+        if not isinstance(res, dict):
+            res = {"ok": False, "error": "internal error: bad referee answer", "events": []}
+        self.counts["commands"] += 1
+        if res.get("ok"):
+            self.journal.append(entry)
+            self.journal.sync()
+            self._track_shot(entry, now)
+            self._changed(res.get("events") or [])
+        else:
+            self.counts["refused"] += 1
+        return {"ok": bool(res.get("ok")), "error": res.get("error"), "events": res.get("events") or []}
+
+    def on_command_message(self, name, payload):
+        body, err = parse_command(payload)
+        cid = None
+        if err is None:
+            cid = body.pop("id", None)
+            res = self._command(name, body)
+            err = None if res["ok"] else (res["error"] or "refused")
+            ok = res["ok"]
+        else:
+            self.counts["commands"] += 1
+            self.counts["refused"] += 1
+            ok = False
+        result = {"cmd": name, "ok": ok, "error": err, "id": cid}
+        self._publish([(self.base + "/cmd/result", json.dumps(result), False)])
+
+    def _on_queue_item(self, kind, data):
+        if kind == "connected":
+            out = []
+            for o in self.outputs:
+                out.extend(o.on_connect())
+            self._publish(out)
+            self._changed([], force=True)
+        elif kind == "message":
+            topic, payload = data
+            cmd_prefix = self.base + "/cmd/"
+            if topic.startswith(cmd_prefix):
+                name = topic[len(cmd_prefix):]
+                if name != "result" and "/" not in name:
+                    self.on_command_message(name, payload)
+                return
+            out = []
+            for o in self.outputs:
+                out.extend(o.on_message(topic, payload))
+            self._publish(out)
+        elif kind == "stop":
+            self.stopping = True
+
+    # --- the serial side ------------------------------------------------
+
+    def _send_ack(self, now):
+        seq = self.session.ack_seq()
+        if seq is None:
+            return
+        self.port.write(codec.encode({"type": ACK, "seq": 0, "boot_id": self.session.boot_id,
+                                      "ack": seq}), now)
+
+    def _send_lights(self, now, force=False):
+        if not self.port.is_open or self.state is None:
+            return
+        lights = lights_for(self.state)
+        if force or lights != self.lights_sent or now - self.lights_at >= LIGHTS_EVERY_S:
+            if self.port.write(codec.encode({"type": LIGHTS, "seq": 0, "mask": lights[0],
+                                             "mode": lights[1]}), now):
+                self.lights_sent = lights
+                self.lights_at = now
+
+    def handle_bytes(self, data, now):
+        """Frames in `data`: journal the accepted ones (one fsync), ACK, then judge them."""
+        before = self.reader.error_count()
+        frames = self.reader.feed(data)
+        self.counts["corrupt"] += self.reader.error_count() - before
+        accepted = []
+        ack = False
+        wall = time.time()
+        for f in frames:
+            d = self.session.on_frame(f, now, wall)
+            if d["action"] == ACCEPT:
+                self.journal.append(d["entry"])
+                accepted.append(d["entry"])
+            elif d["action"] == DUPLICATE:
+                self.counts["duplicates"] += 1
+                ack = True
+            elif d["action"] == "drop":
+                self.counts["out_of_order"] += 1
+        if accepted:
+            self.journal.sync()
+            ack = True
+        if ack:
+            self._send_ack(now)
+        events = []
+        for e in accepted:
+            self.counts["accepted"] += 1
+            res = self.referee.apply(e)
+            if isinstance(res, dict):
+                events.extend(res.get("events") or [])
+            self._track_shot(e, now)
+        return frames, accepted, events
+
+    def step(self):
+        now = self.clock()
+        if not self.port.is_open:
+            if not self.port.poll_open(now):
+                time.sleep(0.05)
+        events = []
+        touched = False
+        if self.port.is_open:
+            data = self.port.read(now)
+            if data:
+                frames, accepted, events = self.handle_bytes(data, now)
+                touched = bool(frames)
+        link = (self.port.is_open and self.session.last_frame is not None
+                and now - self.session.last_frame < LINK_TIMEOUT_S)
+        if link != self.link_up:
+            self.link_up = link
+            touched = True
+            self._say("link %s%s" % ("up" if link else "down",
+                                     "" if link or not self.port.last_error
+                                     else " (%s)" % self.port.last_error))
+        if touched or events:
+            self._changed(events)
+        while True:
+            try:
+                kind, data = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            self._on_queue_item(kind, data)
+        self._auto_end_shot(self.clock())
+        self._send_lights(self.clock())
+        self._show()
+
+    def run(self):
+        """Loop until `stopping` is set (signal handler or a "stop" queue item)."""
+        self._changed([], force=True)
+        while not self.stopping:
+            self.step()
+
+    def close(self):
+        """Clean stop: status offline, journal closed, port closed."""
+        if self.mqtt is not None:
+            last = []
+            for o in self.outputs:
+                stop = getattr(o, "on_stop", None)
+                if stop is not None:
+                    last.extend(stop())
+            self.mqtt.stop(last)
+        self.journal.close()
+        self.port.close()
+        if self.console is not None and self._console_line is not None:
+            self.console(None)
+
+    # --- the terminal ---------------------------------------------------
+
+    def _say(self, text):
+        if self.console is not None:
+            self.console("! " + text)
+
+    def _show(self, force=False):
+        if self.console is None or self.state is None:
+            return
+        now = self.clock()
+        if not force and now - self._console_at < 1.0:
+            return
+        line = status_line(self.state, self.counts)
+        if line != self._console_line:
+            self._console_line = line
+            self._console_at = now
+            self.console(line)
+
+
+def terminal_printer(stream=None):
+    """console callable: redraws one line on a terminal, prints plain lines elsewhere."""
+    stream = stream or sys.stdout
+    tty = stream.isatty()
+    state = {"last": 0.0}
+
+    def show(line):
+        if line is None:
+            if tty:
+                stream.write("\n")
+                stream.flush()
+            return
+        if line.startswith("! "):
+            stream.write(("\r\x1b[K" if tty else "") + line + "\n")
+        elif tty:
+            stream.write("\r\x1b[K" + line)
+        else:
+            now = time.monotonic()
+            if now - state["last"] < 1.0:
+                return
+            state["last"] = now
+            stream.write(line + "\n")
+        stream.flush()
+
+    return show

@@ -1,0 +1,1 @@
+"""Host side of the serial link: a pure receiver session and a thin port shell."""

@@ -1,0 +1,285 @@
+"""Test harness: a real mosquitto, the daemon as a subprocess, a fake board on a pty, a subscriber."""
+import json
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import tty
+
+import paho.mqtt.client as mqtt
+
+from shared_rules.link import frames
+from shared_rules.link.names import ACK, LIGHTS, HELLO, EVENT, HEARTBEAT
+from shared_rules.link.sender import Sender
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MOSQUITTO = "/usr/sbin/mosquitto"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(pred, timeout=10.0, step=0.02, what="condition"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(step)
+    raise AssertionError("timed out waiting for " + what)
+
+
+class Mosquitto:
+    """A private mosquitto on a free loopback port; start/stop keep the port."""
+
+    def __init__(self, tmpdir):
+        self.port = free_port()
+        self.conf = os.path.join(str(tmpdir), "mosquitto.conf")
+        with open(self.conf, "w") as f:
+            f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n" % self.port)
+        self.proc = None
+
+    @property
+    def url(self):
+        return "mqtt://127.0.0.1:%d" % self.port
+
+    def start(self):
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", self.conf], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+
+        def up():
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return True
+            except OSError:
+                return False
+        wait_for(up, 10, what="mosquitto to listen")
+        return self
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+
+
+class Subscriber:
+    """Collects everything under a topic filter; keeps the last payload per topic."""
+
+    def __init__(self, port, topics=("billiards/#",)):
+        self.messages = []
+        self.last = {}
+        self.lock = threading.Lock()
+        self.connected = threading.Event()
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        c.on_connect = lambda cl, u, f, rc, p: ([cl.subscribe(t, qos=1) for t in topics],
+                                                self.connected.set())
+        c.on_message = self._on_message
+        c.reconnect_delay_set(0.1, 0.5)
+        c.connect_async("127.0.0.1", port, keepalive=10)
+        c.loop_start()
+        self.client = c
+        wait_for(self.connected.is_set, 10, what="subscriber connect")
+
+    def _on_message(self, client, userdata, msg):
+        with self.lock:
+            self.messages.append((msg.topic, msg.payload.decode("utf-8", "replace"), msg.retain))
+            self.last[msg.topic] = msg.payload.decode("utf-8", "replace")
+
+    def state(self, table):
+        raw = self.last.get("billiards/%s/state" % table)
+        return json.loads(raw) if raw else None
+
+    def publish(self, topic, payload):
+        self.client.publish(topic, payload, qos=1).wait_for_publish(5)
+
+    def of(self, topic):
+        with self.lock:
+            return [m[1] for m in self.messages if m[0] == topic]
+
+    def close(self):
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+class PtyLink:
+    """The board end of a pty; the daemon opens `path` (a symlink we can re-point)."""
+
+    def __init__(self, path):
+        self.path = str(path)
+        self.master = None
+        self.slave = None
+        self.reader = frames.FrameReader()
+        self.open()
+
+    def open(self):
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        os.set_blocking(self.master, False)
+        tmp = self.path + ".new"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(os.ttyname(self.slave), tmp)
+        os.replace(tmp, self.path)
+
+    def close(self):
+        for fd in (self.master, self.slave):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.master = self.slave = None
+
+    def write(self, data):
+        if self.master is None:
+            return
+        view = memoryview(data)
+        end = time.monotonic() + 2
+        while len(view) and time.monotonic() < end:
+            try:
+                n = os.write(self.master, view)
+                view = view[n:]
+            except BlockingIOError:
+                time.sleep(0.005)
+            except OSError:
+                return
+
+    def read_frames(self):
+        if self.master is None:
+            return []
+        try:
+            data = os.read(self.master, 4096)
+        except (BlockingIOError, OSError):
+            return []
+        return self.reader.feed(data)
+
+
+class FakeBoard:
+    """A board on a PtyLink using the shared reliable sender, pumped by a thread.
+
+    Also records every ACK and LIGHTS it receives, and can write raw frames.
+    """
+
+    def __init__(self, link, boot_id=0x1234ABCD, features=0x0D, name="fake"):
+        self.link = link
+        self.lock = threading.Lock()
+        self.t0 = time.monotonic()
+        self.sender = Sender(boot_id, hello={"features": features, "name": name})
+        self.acks = []
+        self.lights = []
+        self.paused = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def t_us(self):
+        return int((time.monotonic() - self.t0) * 1e6)
+
+    def reset(self, boot_id, features=0x0D):
+        """Power cycle: a new boot_id, a fresh sender (HELLO is seq 0 again)."""
+        with self.lock:
+            self.t0 = time.monotonic()
+            self.sender = Sender(boot_id, hello={"features": features, "name": "fake"})
+
+    def push(self, kind, index, value, flags=0):
+        with self.lock:
+            assert self.sender.push_event(self.t_us(), kind, index, value, flags)
+
+    def backlog(self):
+        with self.lock:
+            return self.sender.backlog()
+
+    def _run(self):
+        while not self._stop.is_set():
+            for f in self.link.read_frames():
+                if f["type"] == ACK:
+                    self.acks.append(f)
+                    with self.lock:
+                        self.sender.on_ack(f["boot_id"], f["ack"])
+                elif f["type"] == LIGHTS:
+                    self.lights.append(f)
+            if not self.paused:
+                with self.lock:
+                    out = self.sender.poll(int(time.monotonic() * 1000), self.t_us())
+                if out:
+                    self.link.write(out)
+            time.sleep(0.005)
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(2)
+
+
+def raw_hello(boot_id, features=0x0D, seq=0):
+    return frames.encode({"type": HELLO, "seq": seq, "boot_id": boot_id, "proto": 1,
+                          "fw_major": 1, "fw_minor": 0, "pockets": 6, "rails": 6,
+                          "features": features, "name": "raw"})
+
+
+def raw_event(seq, t_us, kind, index, value, flags=0):
+    return frames.encode({"type": EVENT, "seq": seq, "t_us": t_us, "kind": kind, "index": index,
+                          "value": value, "flags": flags})
+
+
+def raw_heartbeat(boot_id, seq, t_us, backlog, dropped=0):
+    return frames.encode({"type": HEARTBEAT, "seq": seq, "boot_id": boot_id, "t_us": t_us,
+                          "backlog": backlog, "dropped": dropped})
+
+
+class DaemonProc:
+    """`python -m host.cli run ...` as a subprocess."""
+
+    def __init__(self, serial, broker_url, table, journal, extra=()):
+        self.args = [sys.executable, "-m", "host.cli", "run", "--serial", str(serial),
+                     "--broker", broker_url, "--table", table, "--journal", str(journal),
+                     "--no-console"] + list(extra)
+        self.log = str(journal) + ".%s.log" % table
+        self.proc = None
+
+    def start(self):
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        self.logf = open(self.log, "ab")
+        self.proc = subprocess.Popen(self.args, cwd=str(ROOT), env=env, stdout=self.logf,
+                                     stderr=subprocess.STDOUT)
+        return self
+
+    def kill9(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                return self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+                return None
+        return self.proc.returncode if self.proc else None
+
+    def output(self):
+        with open(self.log, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+
+def journal_lines(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, "rb") as f:
+        return [json.loads(l) for l in f.read().split(b"\n") if l.strip()]
+
+
+def without_link(state):
+    s = dict(state)
+    s.pop("link", None)
+    return s
