@@ -80,12 +80,15 @@ class Run:
         self.ref = Referee(scenario.get("table", "t1"), scenario.get("settings"))
         self.t_ms = 1000
         self.features = scenario.get("features", 15)
-        self.ref.apply({"src": "hello", "features": self.features, "t_us": 0})
+        self.journal = [{"src": "hello", "features": self.features, "t_us": 0}]
+        self.ref.apply(self.journal[0])
         self.events = []
 
     def board(self, kind, index, value, flags=0):
-        r = self.ref.apply({"src": "board", "t_us": self.t_ms * 1000, "kind": kind, "index": index,
-                            "value": value, "flags": flags})
+        e = {"src": "board", "t_us": self.t_ms * 1000, "kind": kind, "index": index, "value": value,
+             "flags": flags}
+        self.journal.append(e)
+        r = self.ref.apply(e)
         if not r["ok"]:
             raise AssertionError("board event refused: {}".format(r["error"]))
         self.events.extend(r["events"])
@@ -123,7 +126,10 @@ class Run:
         self.t_ms += sh.get("gap_ms", 2000)
 
     def command(self, name, body, ok, error):
-        r = self.ref.apply({"src": "cmd", "cmd": name, "body": body, "t_us": self.t_ms * 1000})
+        e = {"src": "cmd", "cmd": name, "body": body, "t_us": self.t_ms * 1000}
+        r = self.ref.apply(e)
+        if r["ok"]:
+            self.journal.append(e)    # the daemon journals only accepted commands
         self.events.extend(r["events"])
         if ok is not None and r["ok"] != ok:
             raise AssertionError("command {} {}: ok={} error={}".format(name, json.dumps(body), r["ok"],
@@ -165,7 +171,9 @@ class Run:
 
 
 def run_scenario(scenario):
-    Run(scenario).run()
+    r = Run(scenario)
+    r.run()
+    return r
 
 
 def load(path):
