@@ -32,7 +32,7 @@ def clause_ids(path):
     return ids
 
 
-def tests_naming(tests_dir):
+def clause_tests(tests_dir):
     """{clause ID: [test names]} from pytest markers and scenario files."""
     found = {}
     for p in sorted(pathlib.Path(tests_dir).rglob("*")):
@@ -80,7 +80,7 @@ def main(argv=None):
     if path is None:
         print("CLAUSES.md not found; pass --clauses PATH", file=sys.stderr)
         return 2
-    rows = report(clause_ids(path), tests_naming(ROOT / "tests"), implemented(ROOT / "shared_rules"))
+    rows = report(clause_ids(path), clause_tests(ROOT / "tests"), implemented(ROOT / "shared_rules"))
     if a.json:
         print(json.dumps(rows, indent=1))
     else:

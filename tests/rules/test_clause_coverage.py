@@ -1,5 +1,5 @@
 """Every clause of CLAUSES.md is named by at least one test and by the engine's code."""
-from host.coverage import clause_ids, find_clauses_file, implemented, report, tests_naming
+from host.coverage import clause_ids, find_clauses_file, implemented, report, clause_tests
 from tests.conftest import ROOT, SHARED
 
 
@@ -8,7 +8,7 @@ def rows():
     assert path is not None, "shared/rules/CLAUSES.md is missing"
     ids = clause_ids(path)
     assert len(ids) > 80
-    return report(ids, tests_naming(ROOT / "tests"), implemented(ROOT / "shared_rules"))
+    return report(ids, clause_tests(ROOT / "tests"), implemented(ROOT / "shared_rules"))
 
 
 def test_every_clause_is_named_by_a_test():
