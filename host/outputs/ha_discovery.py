@@ -11,7 +11,7 @@ import json
 import re
 
 GAMES = ["eight-ball", "nine-ball", "straight-pool"]
-PHASES = ["break", "play", "decision", "over"]
+PHASES = ["idle", "break", "play", "decision", "over"]   # idle: no game yet
 BALL_IN_HAND = ["none", "kitchen", "table"]
 
 
@@ -20,8 +20,17 @@ def node_id(table):
     return "billiards_" + re.sub(r"[^A-Za-z0-9_-]", "_", str(table))
 
 
-def _player_name(i):
-    return "{{ value_json.players[%d].name }}" % i
+def _player(i, field, empty):
+    """Template for a player's field that still renders before the first game."""
+    return ("{%% if value_json.players | length > %d %%}{{ value_json.players[%d].%s }}"
+            "{%% else %%}%s{%% endif %%}" % (i, i, field, empty))
+
+
+def _by_index(index_expr, empty="none"):
+    """Template for the name of the player an index field points at, or `empty`."""
+    return ("{%% if %s in [0, 1] and value_json.players | length > %s %%}"
+            "{{ value_json.players[%s].name }}{%% else %%}%s{%% endif %%}"
+            % (index_expr, index_expr, index_expr, empty))
 
 
 def entities():
@@ -32,34 +41,36 @@ def entities():
         e.append(("sensor", "player%d" % n, {
             "name": "Player %d" % n,
             "icon": "mdi:account",
-            "value_template": _player_name(i),
+            "value_template": _player(i, "name", "none"),
         }))
         e.append(("sensor", "score%d" % n, {
             "name": "Player %d score" % n,
             "icon": "mdi:scoreboard",
             "state_class": "measurement",
-            "value_template": "{{ value_json.players[%d].score }}" % i,
+            "value_template": _player(i, "score", "0"),
             "json_attributes_topic": None,  # filled with the state topic
             "json_attributes_template":
+                "{%% if value_json.players | length > %d %%}"
                 "{{ {'name': value_json.players[%d].name,"
-                " 'group': value_json.players[%d].group} | tojson }}" % (i, i),
+                " 'group': value_json.players[%d].group} | tojson }}"
+                "{%% else %%}{}{%% endif %%}" % (i, i, i),
         }))
         e.append(("sensor", "fouls%d" % n, {
             "name": "Player %d consecutive fouls" % n,
             "icon": "mdi:alert-octagon",
-            "value_template": "{{ value_json.players[%d].fouls }}" % i,
+            "value_template": _player(i, "fouls", "0"),
         }))
     e.append(("sensor", "shooter", {
         "name": "Shooter",
         "icon": "mdi:account-arrow-right",
-        "value_template": "{{ value_json.players[value_json.shooter].name }}",
+        "value_template": _by_index("value_json.shooter"),
     }))
     e.append(("sensor", "phase", {
         "name": "Game phase",
         "icon": "mdi:billiards",
         "device_class": "enum",
         "options": PHASES,
-        "value_template": "{{ value_json.phase }}",
+        "value_template": "{{ value_json.phase or 'idle' }}",
     }))
     e.append(("sensor", "ball_in_hand", {
         "name": "Ball in hand",
@@ -72,20 +83,17 @@ def entities():
         "name": "Last foul",
         "icon": "mdi:whistle",
         "value_template":
-            "{% if value_json.last_foul %}"
-            "{{ value_json.players[value_json.last_foul.player].name }}: "
-            "{{ value_json.last_foul.codes | join(', ') }}"
+            "{% if value_json.get('last_foul') %}"
+            + _by_index("value_json.last_foul.player", "?") +
+            ": {{ value_json.last_foul.codes | join(', ') }}"
             "{% else %}none{% endif %}",
         "json_attributes_topic": None,
-        "json_attributes_template": "{{ (value_json.last_foul or {}) | tojson }}",
+        "json_attributes_template": "{{ (value_json.get('last_foul') or {}) | tojson }}",
     }))
     e.append(("sensor", "winner", {
         "name": "Winner",
         "icon": "mdi:trophy",
-        "value_template":
-            "{% if value_json.winner is not none %}"
-            "{{ value_json.players[value_json.winner].name }}"
-            "{% else %}none{% endif %}",
+        "value_template": _by_index("value_json.winner"),
     }))
     e.append(("sensor", "balls_left", {
         "name": "Balls on table",
@@ -97,7 +105,7 @@ def entities():
         "device_class": "connectivity",
         "entity_category": "diagnostic",
         "value_template":
-            "{{ 'ON' if value_json.link and value_json.link.state == 'up' else 'OFF' }}",
+            "{{ 'ON' if (value_json.get('link') or {}).get('state') == 'up' else 'OFF' }}",
         "payload_on": "ON",
         "payload_off": "OFF",
     }))
@@ -105,7 +113,7 @@ def entities():
         "name": "Game",
         "icon": "mdi:billiards-rack",
         "options": GAMES,
-        "value_template": "{{ value_json.game }}",
+        "value_template": "{{ value_json.game or 'None' }}",
         "command_template": '{"game": "{{ value }}"}',
         "command": "new_game",
     }))

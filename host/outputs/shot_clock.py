@@ -61,8 +61,22 @@ def expired(shot_clock, now):
     return left is not None and left <= 0.0
 
 
+def setting(state, enabled=False, limit_s=LIMIT_S):
+    """(enabled, limit_s) for this state.
+
+    The engine reports the game's setting (`new_game` body `shot_clock`:
+    seconds, or null) as `state["shot_clock"]`; a number there turns the
+    clock on with that limit. Otherwise the daemon's own setting applies.
+    """
+    sc = state.get("shot_clock") if isinstance(state, dict) else None
+    if isinstance(sc, int) and not isinstance(sc, bool) and sc > 0:
+        return True, sc
+    return enabled, limit_s
+
+
 class ShotClock:
-    """Keeps the previous value for the daemon: `state["shot_clock"] = clock.update(...)`."""
+    """Keeps the previous value for the daemon:
+    `state["shot_clock"] = clock.update(state, events, entry_wall)`."""
 
     def __init__(self, enabled=False, limit_s=LIMIT_S):
         self.enabled = enabled
@@ -70,6 +84,6 @@ class ShotClock:
         self.value = None
 
     def update(self, state, events, now):
-        self.value = next_shot_clock(self.value, state, events, now,
-                                     self.enabled, self.limit_s)
+        on, limit = setting(state, self.enabled, self.limit_s)
+        self.value = next_shot_clock(self.value, state, events, now, on, limit)
         return self.value

@@ -128,10 +128,18 @@ def test_templates_show_the_game_as_it_stands():
     assert render(objs["link"]["value_template"], fresh) == "OFF"
 
 
+# What the engine publishes before the first game: no players, no phase.
+BEFORE_FIRST_GAME = {"table": "t1", "game": None, "players": [], "shooter": None, "phase": None,
+                     "ball_in_hand": None, "table_open": False, "on_table": [], "decision": None,
+                     "needs": [], "winner": None, "shot": 0, "last_shot": None,
+                     "link": {"state": "down", "dropped": 0}}
+
+
 def test_every_template_renders_for_every_state_of_a_game():
-    """Enum sensors must stay inside their options, numbers must be numbers."""
+    """Enum sensors must stay inside their options, numbers must be numbers
+    (templates render with StrictUndefined: a missing field is an error)."""
     configs = announced("t1")
-    for label, state, _ in game():
+    for label, state, _ in game() + [("before", BEFORE_FIRST_GAME, [])]:
         for topic, cfg in configs.items():
             component = topic.split("/")[1]
             for key in ("value_template", "json_attributes_template"):
@@ -140,12 +148,24 @@ def test_every_template_renders_for_every_state_of_a_game():
                 out = render(cfg[key], state)
                 if key == "json_attributes_template":
                     assert isinstance(json.loads(out), dict), (label, topic)
+                elif component == "select":   # "None" is the select's "unknown"
+                    assert out in cfg["options"] + ["None"], (label, topic, out)
                 elif "options" in cfg:
                     assert out in cfg["options"], (label, topic, out)
                 elif component == "binary_sensor":
                     assert out in (cfg["payload_on"], cfg["payload_off"]), (label, topic)
                 elif cfg.get("state_class") == "measurement":
                     float(out)
+
+
+def test_before_the_first_game():
+    objs = by_object(announced("t1"))
+    shows = {o: render(c["value_template"], BEFORE_FIRST_GAME)
+             for o, c in objs.items() if "value_template" in c}
+    assert shows == {"player1": "none", "score1": "0", "fouls1": "0", "player2": "none",
+                     "score2": "0", "fouls2": "0", "shooter": "none", "phase": "idle",
+                     "ball_in_hand": "none", "last_foul": "none", "winner": "none",
+                     "balls_left": "0", "link": "OFF", "game": "None"}
 
 
 def test_select_sends_a_new_game_command_for_each_option():

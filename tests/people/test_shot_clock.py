@@ -74,3 +74,14 @@ def test_bad_values_give_no_clock_and_never_raise():
     assert remaining({}, T0) is None
     assert next_shot_clock("junk", {"shot": "x", "phase": "play"}, None, T0)["shot"] == 0
     assert next_shot_clock(None, None, None, T0) is None
+
+
+def test_the_games_own_setting_turns_it_on_with_its_limit():
+    state, events = step("break")
+    state["shot_clock"] = 45                      # new_game body {"shot_clock": 45}
+    keeper = ShotClock()                          # the daemon's default: off
+    value = keeper.update(state, events, T0)
+    assert value["limit_s"] == 45 and remaining(value, T0 + 5) == 40
+    state["shot_clock"] = None                    # a game without a clock
+    assert ShotClock().update(state, events, T0) is None
+    assert ShotClock(enabled=True).update(state, events, T0)["limit_s"] == 60
