@@ -175,7 +175,7 @@ class Referee:
             if g.get("winner") is not None:
                 return
             self._next_rack(events)
-        self.open = new_shot(g, t)
+        self.open = new_shot(self.g, t)   # _next_rack may have replaced self.g: the new rack's break
         self.last_activity = t
         self.facts_open = False
 
