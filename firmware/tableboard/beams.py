@@ -1,0 +1,96 @@
+"""Break-beam channels (pocket beams, the cue-ball return): one event per ball, stuck-beam faults.
+
+Pure state machines fed with (level, t_us) edges and ticked with the time; they
+call `emit(t_us, kind, index, value, flags)`.
+"""
+from shared_rules.link.names import POCKET, CUE, FAULT, UNKNOWN_BALL, FLAG_UNCERTAIN
+from shared_rules.link.names import FAULT_BLOCKED, FAULT_CLEAR, FAULT_SILENT
+
+
+class Beam:
+    """A beam is `blocked` when its input reads `blocked_level`.
+
+    A block counts as a ball once it has lasted `min_block_us` (shorter is noise) and
+    only if the beam had been clear for `debounce_us` since the last ball left it,
+    so a ball that chatters on the edge of the beam gives one event. A beam blocked
+    for `stuck_us` gives FAULT 1, and FAULT 2 when it clears.
+    """
+
+    def __init__(self, index, emit, kind=POCKET, value=UNKNOWN_BALL, fault_index=None,
+                 blocked_level=0, debounce_us=30000, min_block_us=1000, stuck_us=3000000,
+                 reader=None):
+        self.index = index
+        self.emit = emit
+        self.kind = kind
+        self.value = value
+        self.fault_index = index if fault_index is None else fault_index
+        self.blocked_level = blocked_level
+        self.debounce_us = debounce_us
+        self.min_block_us = min_block_us
+        self.stuck_us = stuck_us
+        self.reader = reader          # colour reader for ball identity, or None
+        self.blocked = False
+        self.block_t = 0
+        self.pending = False
+        self.pend_t = 0
+        self.last_clear = None        # when the last counted ball left the beam
+        self.ball_on = False          # the current block was counted as a ball
+        self.stuck = False
+        self.balls = 0
+
+    def init(self, level, t):
+        """The level at power-up: a beam already blocked is not a ball (but may be stuck)."""
+        self.blocked = level == self.blocked_level
+        self.block_t = t
+        self.ball_on = self.blocked
+
+    def edge(self, level, t):
+        blocked = level == self.blocked_level
+        if blocked == self.blocked:
+            return
+        self.blocked = blocked
+        if blocked:
+            self.block_t = t
+            if self.last_clear is None or t - self.last_clear >= self.debounce_us:
+                self.pending = True
+                self.pend_t = t
+            else:
+                self.ball_on = True   # chatter: the same ball again
+        else:
+            if self.pending and t - self.pend_t >= self.min_block_us:
+                self._confirm()
+            self.pending = False
+            if self.ball_on:
+                self.last_clear = t
+                self.ball_on = False
+            if self.stuck:
+                self.stuck = False
+                self.emit(t, FAULT, self.fault_index, FAULT_CLEAR, 0)
+
+    def _confirm(self):
+        self.pending = False
+        self.ball_on = True
+        self.balls += 1
+        if self.reader is None:
+            self.emit(self.pend_t, self.kind, self.index, self.value, 0)
+        else:
+            self.reader.start(self.pend_t)
+
+    def tick(self, t):
+        if self.pending and self.blocked and t - self.pend_t >= self.min_block_us:
+            self._confirm()
+        if self.blocked and not self.stuck and t - self.block_t >= self.stuck_us:
+            self.stuck = True
+            self.emit(t, FAULT, self.fault_index, FAULT_BLOCKED, 0)
+        r = self.reader
+        if r is not None and r.busy:
+            res = r.step(t, self.blocked)
+            if res is not None:
+                ball, flags, t0, failed = res
+                self.emit(t0, self.kind, self.index, ball, flags)
+                if failed:
+                    self.emit(t, FAULT, self.fault_index, FAULT_SILENT, 0)
+
+
+def uncertain(flags):
+    return flags & FLAG_UNCERTAIN

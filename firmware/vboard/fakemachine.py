@@ -1,0 +1,247 @@
+"""A fake `machine` and `time` for tests and the virtual board.
+
+Tests fire pin edges (`pin.drive(level)` calls the interrupt handler like the
+hardware would), set analog values (`m.set_analog(pin, value, mux=channel)`),
+put a colour in front of a TCS34725 (`m.colour(bus, mux_channel).show(...)`)
+and step the clock (`FakeTime.advance_us`), including across the wrap of the
+30-bit `ticks_us`.
+"""
+
+PERIOD = 1 << 30
+HALF = PERIOD >> 1
+
+
+class FakeTime:
+    """`ticks_us`, `ticks_ms`, `ticks_diff`, `ticks_add` over a true clock that tests move."""
+
+    def __init__(self, start_ticks=0):
+        self.us = 0
+        self.offset = start_ticks
+
+    def advance_us(self, n):
+        self.us += n
+
+    def advance_ms(self, n):
+        self.us += n * 1000
+
+    def ticks_us(self):
+        return (self.us + self.offset) & (PERIOD - 1)
+
+    def ticks_ms(self):
+        return (self.us // 1000 + self.offset) & (PERIOD - 1)
+
+    def ticks_diff(self, a, b):
+        return ((a - b + HALF) & (PERIOD - 1)) - HALF
+
+    def ticks_add(self, a, d):
+        return (a + d) & (PERIOD - 1)
+
+
+class _Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+
+    def __init__(self, m, n):
+        self.m = m
+        self.id = n
+        self.level = 0
+        self.mode = 0
+        self.pull = None
+        self.handler = None
+        self.trigger = 0
+        self.writes = 0
+
+    def init(self, mode=-1, pull=-1, value=None):
+        if mode != -1:
+            self.mode = mode
+        if pull != -1:
+            self.pull = pull
+            if pull == self.PULL_UP:
+                self.level = 1
+            elif pull == self.PULL_DOWN:
+                self.level = 0
+        if value is not None:
+            self.level = 1 if value else 0
+
+    def value(self, v=None):
+        if v is None:
+            if self.m.on_read is not None:
+                self.m.on_read(self)
+            return self.level
+        self.level = 1 if v else 0
+        self.writes += 1
+        if self.m.on_write is not None:
+            self.m.on_write(self)
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def irq(self, handler=None, trigger=12, hard=False):
+        self.handler = handler
+        self.trigger = trigger
+
+    def drive(self, level):
+        """The outside world sets the input level; an edge calls the handler like an interrupt."""
+        level = 1 if level else 0
+        old = self.level
+        self.level = level
+        if self.handler is None or old == level:
+            return
+        if (level and self.trigger & self.IRQ_RISING) or (not level and self.trigger & self.IRQ_FALLING):
+            self.handler(self)
+
+
+class _ADC:
+    def __init__(self, m, pin):
+        self.m = m
+        self.pin = pin.id if isinstance(pin, _Pin) else pin
+
+    def read_u16(self):
+        ch = None
+        if self.m.mux_select:
+            ch = 0
+            for k in range(len(self.m.mux_select)):
+                ch |= self.m.pin(self.m.mux_select[k]).level << k
+        self.m.adc_reads += 1
+        return self.m.analog.get((self.pin, ch), self.m.analog.get((self.pin, None), 0))
+
+
+class FakeTCS:
+    """A TCS34725 that shows whatever colour a test puts in front of it."""
+
+    def __init__(self):
+        self.readings = [(0, 0, 0, 0)]
+        self.k = 0
+        self.alive = True
+        self.regs = {}
+
+    def show(self, readings):
+        """One (c, r, g, b) or a list cycled through on successive reads (a rolling stripe)."""
+        self.readings = readings if isinstance(readings, list) else [readings]
+        self.k = 0
+
+    def next(self):
+        r = self.readings[self.k % len(self.readings)]
+        self.k += 1
+        return r
+
+
+class FakeMCP:
+    """An MCP23017: `inputs` is what its pins read; `output()` what the board last latched."""
+
+    def __init__(self):
+        self.inputs = 0xFFFF
+        self.regs = {}
+
+    def output(self):
+        return self.regs.get(0x14, 0) | self.regs.get(0x15, 0) << 8
+
+
+class _I2C:
+    def __init__(self, m, n, scl=None, sda=None, freq=400000):
+        self.m = m
+        self.n = n
+        self.channel = None
+
+    def _dev(self, addr):
+        if addr in self.m.expanders:
+            return self.m.expanders[addr]
+        if addr != 0x29:
+            raise OSError(19)
+        d = self.m.tcs.get((self.n, self.channel))
+        if d is None or not d.alive:
+            raise OSError(19)
+        return d
+
+    def writeto(self, addr, buf):
+        if addr == 0x70:
+            b = buf[0]
+            ch = 0
+            while b > 1:
+                b >>= 1
+                ch += 1
+            self.channel = ch
+            return
+        self._dev(addr)
+
+    def writeto_mem(self, addr, reg, buf):
+        d = self._dev(addr)
+        for i in range(len(buf)):
+            d.regs[(reg & 0x1F) + i] = buf[i]
+
+    def readfrom_mem_into(self, addr, reg, buf):
+        d = self._dev(addr)
+        if isinstance(d, FakeMCP):
+            v = d.inputs
+            buf[0] = v & 0xFF
+            buf[1] = (v >> 8) & 0xFF
+            return
+        c, r, g, b = self._dev(addr).next()
+        v = (c, r, g, b)
+        for i in range(4):
+            buf[2 * i] = v[i] & 0xFF
+            buf[2 * i + 1] = (v[i] >> 8) & 0xFF
+
+    def scan(self):
+        return [0x29] if self.m.tcs else []
+
+
+class FakeMachine:
+    """Stands in for the `machine` module: Pin, ADC, I2C, unique_id, with handles for tests."""
+
+    def __init__(self):
+        m = self
+        self.pins = {}
+        self.analog = {}
+        self.mux_select = None
+        self.tcs = {}
+        self.expanders = {0x20: FakeMCP(), 0x21: FakeMCP()}
+        self.adc_reads = 0
+        self.on_read = None
+        self.on_write = None
+
+        class Pin(_Pin):
+            def __new__(cls, n, mode=-1, pull=-1, value=None):
+                p = m.pins.get(n)
+                if p is None:
+                    p = _Pin(m, n)
+                    m.pins[n] = p
+                p.init(mode, pull, value)
+                return p
+
+        class ADC(_ADC):
+            def __init__(self, pin):
+                _ADC.__init__(self, m, pin)
+
+        class I2C(_I2C):
+            def __init__(self, n, scl=None, sda=None, freq=400000):
+                _I2C.__init__(self, m, n, scl, sda, freq)
+
+        self.Pin = Pin
+        self.ADC = ADC
+        self.I2C = I2C
+
+    def pin(self, n):
+        p = self.pins.get(n)
+        if p is None:
+            p = _Pin(self, n)
+            self.pins[n] = p
+        return p
+
+    def set_analog(self, pin, value, mux=None):
+        self.analog[(pin, mux)] = value
+
+    def colour(self, bus, channel=None):
+        d = self.tcs.get((bus, channel))
+        if d is None:
+            d = FakeTCS()
+            self.tcs[(bus, channel)] = d
+        return d
+
+    def unique_id(self):
+        return b"\xe6\x61\x38\x10\x23\x45\x67\x89"
