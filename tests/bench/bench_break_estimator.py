@@ -1,0 +1,27 @@
+"""Time of the break estimator per break, on CPython (prints numbers; no assertions).
+
+    .venv/bin/python tests/bench/bench_break_estimator.py
+Under MicroPython see tests/data/breaks/mpy_check.py (the same estimator on the held-out data).
+"""
+import json
+import pathlib
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(ROOT))
+
+from shared_rules.rules import break_estimator as be  # noqa: E402
+
+rows = []
+for game in ("eightball", "nineball", "straight"):
+    with open(ROOT / "tests" / "data" / "breaks" / (game + ".jsonl")) as f:
+        rows += [json.loads(line)["imp"] for line in f if line.strip()]
+n_imp = sum(len(r) for r in rows)
+t0 = time.perf_counter()
+for _ in range(5):
+    for imp in rows:
+        be.break_reached_rails(imp, 4)
+dt = (time.perf_counter() - t0) / (5 * len(rows))
+print("breaks %d, impacts per break %.1f (max %d)" % (len(rows), n_imp / len(rows), max(len(r) for r in rows)))
+print("break_reached_rails: %.1f us per break (CPython)" % (dt * 1e6))
