@@ -1,0 +1,74 @@
+"""End to end: a scripted break -> the real firmware under MicroPython -> the daemon -> mosquitto.
+
+The virtual board (firmware/vboard/run.py) serves its serial stream on a TCP port;
+the daemon opens it as `socket://`; the state it publishes must show what the
+script did on the table.
+"""
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+from tests.conftest import ROOT, micropython_binary
+from tests.host.harness import DaemonProc, Mosquitto, Subscriber, free_port, wait_for
+
+SCRIPT = [
+    {"t": 0, "motion": 1},
+    {"t": 30, "rail": 0, "strength": 9000},
+    {"t": 90, "rail": 2, "strength": 7000},
+    {"t": 150, "rail": 4, "strength": 6000},
+    {"t": 210, "rail": 3, "strength": 5000},
+    {"t": 300, "ball": 3, "pocket": 2},
+    {"t": 420, "ball": 10, "pocket": 5},
+    {"t": 600, "rail": 1, "strength": 3000},
+    {"t": 900, "motion": 0},
+]
+
+
+@pytest.mark.slow
+def test_scripted_break_through_the_real_firmware_reaches_the_state(tmp_path):
+    script = tmp_path / "break.jsonl"
+    script.write_text("".join(json.dumps(a) + "\n" for a in SCRIPT))
+    broker = Mosquitto(tmp_path).start()
+    port = free_port()
+    env = dict(os.environ)
+    env["MICROPYPATH"] = ".frozen:" + str(ROOT) + ":" + str(ROOT / "firmware")
+    log = open(tmp_path / "board.log", "wb")
+    board = subprocess.Popen([micropython_binary(), "-X", "heapsize=192K",
+                              str(ROOT / "firmware" / "vboard" / "run.py"), "--port", str(port),
+                              "--script", str(script)], cwd=ROOT, env=env, stdout=log,
+                             stderr=subprocess.STDOUT)
+    daemon = None
+    sub = None
+    try:
+        def listening():
+            return b"listening" in (tmp_path / "board.log").read_bytes()
+        wait_for(listening, 10, what="the virtual board to listen")
+        sub = Subscriber(broker.port)
+        daemon = DaemonProc("socket://127.0.0.1:%d" % port, broker.url, "t1",
+                            tmp_path / "journal").start()
+
+        def judged():
+            s = sub.state("t1")
+            return s if s and s.get("last_shot") else None
+        st = wait_for(judged, 20, what="a judged shot in the state")
+        assert sorted(st["last_shot"]["pocketed"]) == [3, 10]
+        assert st["last_shot"]["rails"] >= 4
+        assert 3 not in st["on_table"] and 10 not in st["on_table"]
+        assert st["link"]["state"] == "up" and st["link"]["dropped"] == 0
+        # The journal holds the board's events once each, in seq order.
+        lines = [json.loads(x) for x in (tmp_path / "journal" / "t1.jsonl").read_text().splitlines()]
+        seqs = [e["seq"] for e in lines if e.get("src") == "board"]
+        assert seqs == list(range(1, len(seqs) + 1))
+        assert len([e for e in lines if e.get("src") == "board" and e["kind"] == 1]) == 2
+    finally:
+        if daemon is not None:
+            daemon.stop()
+        if sub is not None:
+            sub.close()
+        board.terminate()
+        board.wait(10)
+        log.close()
+        broker.stop()
