@@ -24,11 +24,8 @@ LIGHTS_EVERY_S = 1.0
 
 
 def load_referee_class():
-    """The real referee if it exists, else the throwaway placeholder."""
-    try:
-        from shared_rules.rules.referee import Referee
-    except ImportError:
-        from host.placeholder_referee import Referee
+    """The referee of shared_rules (imported late so `billiards --help` stays fast)."""
+    from shared_rules.rules.referee import Referee
     return Referee
 
 

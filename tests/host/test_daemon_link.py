@@ -124,13 +124,15 @@ def test_malformed_commands_answered_and_change_nothing(tmp_path, broker, subscr
         after = subscriber.state("t6")
         assert after == before
         # A good command is answered ok, journaled and changes the state.
-        subscriber.publish("billiards/t6/cmd/call", b'{"ball": 1, "pocket": "foot-left", "id": "x"}')
+        subscriber.publish("billiards/t6/cmd/new_game",
+                          b'{"game": "nine-ball", "players": ["Anna", "Bob"], "id": "x"}')
         wait_for(lambda: len(subscriber.of("billiards/t6/cmd/result")) > len(bad), 10,
                  what="good result")
         good = json.loads(subscriber.of("billiards/t6/cmd/result")[-1])
-        assert good == {"cmd": "call", "ok": True, "error": None, "id": "x"}
+        assert good == {"cmd": "new_game", "ok": True, "error": None, "id": "x"}
         assert len(journal_lines(jpath)) == lines + 1
-        wait_for(lambda: subscriber.state("t6") != before, 5, what="state after call")
+        wait_for(lambda: subscriber.state("t6")["game"] == "nine-ball", 5, what="state after it")
+        assert subscriber.state("t6")["players"][1]["name"] == "Bob"
     finally:
         rc = d.stop()
         link.close()

@@ -226,7 +226,9 @@ def test_raw_heartbeat_sets_expectation_and_dropped(tmp_path, broker, subscriber
             acks.extend(f["ack"] for f in link.read_frames() if f["type"] == 0x81)
             return 7 in acks
         wait_for(got_ack, 10, what="ACK 7")
-        assert 6 not in acks
+        board = [e for e in journal_lines(os.path.join(str(tmp_path / "journal"), "t5b.jsonl"))
+                 if e["src"] == "board"]
+        assert [(e["boot_id"], e["seq"]) for e in board] == [(boot, 7)]
         wait_for(lambda: subscriber.state("t5b")["link"]["dropped"] == 4, 5, what="dropped")
         assert 1 in subscriber.state("t5b")["on_table"]
     finally:
