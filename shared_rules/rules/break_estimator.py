@@ -4,8 +4,8 @@ The piezos report impacts (t_us, rail, strength) but not which ball hit, so a
 plain count of impacts over-counts balls that bounce around and under-counts
 balls lost in the board's dead time. Each impact instead gets a probability
 that it is a ball's FIRST rail of the break (logistic in a few features: its
-strength, alone and against the break's strongest; how late it came; whether
-its rail was already hit; how many impacts came before; head or foot rail;
+strength, alone and against the break's strongest; how late it came and how
+soon after the impact before it; whether its rail was already hit; how many impacts came before; head or foot rail;
 how hard the break was). The sum of those probabilities is the expected
 number of distinct balls seen, the cue ball included; the cue ball's expected
 share is taken off for object balls.
@@ -32,7 +32,9 @@ DEFAULT_PARAMS = {
     #  6 1 on the head rail (the cue ball comes back there)
     #  7 1 on the foot rail (the rack's end)
     #  8 log(strongest impact / 1000): how hard the break was
-    "weights": [0.815, -1.324, -0.506, 0.2, -0.514, 2.661, -1.721, -0.51, 0.703],
+    #  9 log(1 + ms since the previous impact on any rail / 10), 0 for the
+    #    first: impacts close together come from different balls (a burst)
+    "weights": [1.104, -1.322, -0.432, 0.273, -0.601, 2.665, -1.776, -0.54, 0.696, -0.091],
     # expected number of cue balls among the balls seen (cue ball reached a rail)
     "cue_share": 0.71,
     # decide "reached" when the estimate >= needed - margin; by question:
@@ -74,7 +76,7 @@ def _clean(impacts, min_strength):
 
 
 def features(impacts, params=None):
-    """Feature rows (lists of 9 floats, see DEFAULT_PARAMS["weights"]), one per used impact."""
+    """Feature rows (lists of 10 floats, see DEFAULT_PARAMS["weights"]), one per used impact."""
     imp = _clean(impacts, max(1, _param(params, "min_strength")))
     if not imp:
         return []
@@ -87,6 +89,7 @@ def features(impacts, params=None):
     seen = [False] * 6
     rows = []
     k = 0
+    prev = t0
     for t, rail, s in imp:
         rows.append([
             1.0,
@@ -98,7 +101,9 @@ def features(impacts, params=None):
             1.0 if rail == 0 else 0.0,
             1.0 if rail == 3 else 0.0,
             hard,
+            math.log(1.0 + (t - prev) / 10000.0),
         ])
+        prev = t
         seen[rail] = True
         k += 1
     return rows

@@ -3,8 +3,8 @@
 Data: simulated breaks in tests/data/breaks/ (tools/calibrate/simulate_breaks.py);
 even lines fitted DEFAULT_PARAMS, odd lines are held out and judged here.
 Measured held-out accuracy (docs/break-estimator.md): eight-ball 0.820,
-nine-ball 0.844, straight-pool safe break 0.807; the floors below are those
-minus 0.02.
+nine-ball 0.852, straight-pool safe break 0.827 (best plain counts: 0.796,
+0.800, 0.813); the floors below are those minus 0.02.
 """
 import json
 import pathlib
@@ -57,17 +57,18 @@ def test_eight_ball_breaks_judged_better_than_a_count():
 def test_nine_ball_breaks_judged_better_than_a_count():
     est, cnt, n = held_out("nineball", 4, 9, False)
     assert n >= 200
-    assert est >= 0.824
+    assert est >= 0.832
     assert est > cnt
 
 
 @pytest.mark.clause("SP.BREAK")
-def test_straight_pool_safe_breaks_judged_about_as_well_as_the_best_count():
-    # the cue ball must reach a rail too; the piezos hear it like any ball
+def test_straight_pool_safe_breaks_judged_at_least_as_well_as_the_best_count():
+    # the cue ball must reach a rail too; the piezos hear it like any ball.
+    # The gain over the count here is 2 breaks of 150: within noise.
     est, cnt, n = held_out("straight", 2, 15, True)
     assert n >= 100
-    assert est >= 0.787
-    assert est >= cnt - 0.02
+    assert est >= 0.807
+    assert est >= cnt
 
 
 @pytest.mark.clause("EB.BREAK-LEGAL")

@@ -67,10 +67,12 @@ def fit_params(fit):
     from scipy.optimize import minimize
 
     params = dict(be.DEFAULT_PARAMS)
+    NW = len(be.features([(0, 0, 5000)])[0])
+    params["weights"] = [0.0] * NW
     mats = []
     for g in fit:
         for r in fit[g]:
-            F = np.array(be.features(r["imp"], params), dtype=float).reshape(-1, 9)
+            F = np.array(be.features(r["imp"], params), dtype=float).reshape(-1, NW)
             mats.append((F, r["obj"] + (1 if r["cue"] else 0)))
 
     def loss(w):
@@ -80,7 +82,7 @@ def fit_params(fit):
             err += (e - y) ** 2
         return err / len(mats) + 1e-3 * float(w @ w)
 
-    res = minimize(loss, np.zeros(9), method="L-BFGS-B")
+    res = minimize(loss, np.zeros(NW), method="L-BFGS-B")
     params["weights"] = [round(float(x), 3) for x in res.x]
     cues = [1 if r["cue"] else 0 for g in fit for r in fit[g] if g != "straight"]
     params["cue_share"] = round(sum(cues) / len(cues), 2)
