@@ -629,6 +629,22 @@ class Referee:
         self._rejudge(events)
         return _ok(events)
 
+    def _cmd_rack(self, body, t_us):
+        """SP.FULL-RERACK / SP.RACK-CONFLICT: where the 15th and the cue ball lie after a re-rack."""
+        err = self._last_shot_error()
+        if err:
+            return _fail(err)
+        hook = getattr(module_for(self.g["game"]), "rack_facts", None)
+        if hook is None:
+            return _fail("rack facts are entered only in straight pool")
+        shot = self.pending if self.pending is not None else self.history[-1][1]
+        err = hook(self.g, shot, body)
+        if err:
+            return _fail(err)
+        events = []
+        self._rejudge(events)
+        return _ok(events)
+
     def _cmd_stalemate(self, body, t_us):
         """GEN.STALEMATE: the referee re-racks what is left; the lag winner plays from the kitchen."""
         err = self._idle_error()
@@ -725,7 +741,7 @@ class Referee:
 
 
 COMMANDS = ("new_game", "call", "safety", "push_out", "choose", "foul", "identify", "end_shot", "undo",
-            "lag", "spot", "stalemate")
+            "lag", "spot", "stalemate", "rack")
 
 
 def replay(entries, table="t1", settings=None):
