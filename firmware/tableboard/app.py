@@ -85,6 +85,10 @@ def start(config_path="board.json"):
     from tableboard.board import Board
     micropython.alloc_emergency_exception_buf(100)
     cfg = config.load(config_path)
+    sp = cfg.get("safe_pin")
+    if sp is not None and machine.Pin(sp, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0:
+        print("safe mode: link not started, REPL free")
+        return
     board = Board(cfg, machine, time)
     lc = cfg.get("link", {})
     link = "stdio" if lc.get("uart") is None else open_uart(machine, lc)
