@@ -377,6 +377,9 @@ def _judge_play(g, shot, settings, events):
         g["phase"] = "play"
         return {"fouls": [], "clauses": clauses, "credited": []}
 
+    # No `wrong_first_contact` entered: the first contact was legal. A hit on own and opponent
+    # ball too close to tell apart goes the shooter's way (EB.SIMULTANEOUS), and a combination
+    # off own ball through the 8 is allowed (EB.8-COMBO), so both simply play on.
     made = _made(g, shot, balls, p, was_open, grp)
     if was_open and made:
         groups = []
