@@ -597,7 +597,8 @@ class Referee:
     def _cmd_lag(self, body, t_us):
         """GEN.LAG / SP.BREAK-CHOICE: the lag winner breaks or hands the break over."""
         g = self.g
-        if g["shot"] != 0 or self.open is not None or g["phase"] not in ("break", "over"):
+        between = g["phase"] == "over" and g.get("winner") is None   # before a match's next rack (decider)
+        if (g["shot"] != 0 and not between) or self.open is not None or g["phase"] not in ("break", "over"):
             return _fail("the lag decides the break only before a game's first shot")
         w = body.get("winner")
         if w not in (0, 1) or isinstance(w, bool):
