@@ -131,13 +131,15 @@ def object_balls_railed(impacts, params=None):
     return est if est > 0.0 else 0.0
 
 
-def break_reached_rails(impacts, needed, params=None, rack=15, cue_ball=False):
+def break_reached_rails(impacts, needed, params=None, cue_ball=False, rack=15):
     """True if at least `needed` object balls reached a rail.
 
-    EB.BREAK-LEGAL: needed=4, rack=15; NB.BREAK: needed=4, rack=9.
-    cue_ball=True asks for the cue ball too (SP.BREAK safe break: needed=2):
-    then needed + 1 distinct balls must be seen, since the piezos hear the
-    cue ball like any other ball.
+    EB.BREAK-LEGAL: needed=4 (rack=15); NB.BREAK: needed=4, rack=9.
+    cue_ball=True counts the cue ball too: needed + 1 distinct balls must be
+    heard, since the piezos hear the cue ball like any other ball. That is
+    SP.BREAK's safe break (needed=2: the cue ball and two object balls) and
+    a reading of NB.BREAK where any four balls, the cue ball among them, do
+    (needed=3). Pass cue_ball and rack by keyword.
     """
     if cue_ball:
         return balls_railed(impacts, params) >= needed + 1 - _param(params, "margin_cue")

@@ -43,7 +43,7 @@ def truth(game, r):
 
 def est_says(game, r, params):
     needed, rack, cue = QUESTIONS[game]
-    return be.break_reached_rails(r["imp"], needed, params, rack=rack, cue_ball=cue)
+    return be.break_reached_rails(r["imp"], needed, params, cue_ball=cue, rack=rack)
 
 
 def accuracy(game, rows, says):
@@ -115,6 +115,11 @@ def report(fit, held, params):
             pos = sum(1 for r in sub if truth(g, r))
             lines.append("%-9s %-11s n=%3d legal=%3d  estimator %.3f  count>=%d %.3f"
                          % (g, name, len(sub), pos, a_est, th, a_cnt))
+    # NB.BREAK read as "any four balls, the cue ball may be one" (cue_ball=True, needed=3)
+    rows = held["nineball"]
+    a_est = sum(1 for r in rows if be.break_reached_rails(r["imp"], 3, params, cue_ball=True)
+                == (r["obj"] + (1 if r["cue"] else 0) >= 4)) / len(rows)
+    lines.append("nineball  any 4 balls (cue counts) n=%d  estimator %.3f" % (len(rows), a_est))
     return "\n".join(lines)
 
 
