@@ -65,14 +65,23 @@ def cmd_replay(args):
 
 
 def _start_http(daemon, port):
-    """Hook for the TV page server (host/web/): `host.web.serve(daemon, port)` when it exists."""
+    """The TV page server (host/web) on `port`, fed every state through `daemon.listeners`."""
     try:
-        from host.web import serve
+        from host.web.server import ScoreboardServer
     except ImportError:
         print("billiards: --http %d ignored: the TV page server (host/web) is not installed" % port,
               file=sys.stderr)
         return None
-    return serve(daemon, port)
+    try:
+        server = ScoreboardServer(port=port).start()
+    except OSError as e:
+        print("billiards: --http %d: %s" % (port, e), file=sys.stderr)
+        return None
+    daemon.listeners.append(lambda state, events: server.publish(state))
+    if daemon.state is not None:
+        server.publish(daemon.state)
+    print("billiards: TV page on %s" % server.url, file=sys.stderr)
+    return server
 
 
 def cmd_run(args):
@@ -130,8 +139,8 @@ def cmd_run(args):
         daemon.run()
     finally:
         daemon.close()
-        if http is not None and hasattr(http, "close"):
-            http.close()
+        if http is not None:
+            http.stop()
         if sim is not None:
             sim.stop()
         if embedded is not None:

@@ -8,6 +8,7 @@ then (if accepted) journal + fsync, then publish and answer.
 import json
 import os
 import queue
+import shutil
 import sys
 import time
 
@@ -373,7 +374,8 @@ def terminal_printer(stream=None):
         if line.startswith("! "):
             stream.write(("\r\x1b[K" if tty else "") + line + "\n")
         elif tty:
-            stream.write("\r\x1b[K" + line)
+            width = shutil.get_terminal_size((100, 24)).columns - 1
+            stream.write("\r\x1b[K" + line[:max(20, width)])
         else:
             now = time.monotonic()
             if now - state["last"] < 1.0:

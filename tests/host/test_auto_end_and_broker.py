@@ -38,6 +38,13 @@ def test_quiet_time_ends_the_shot_without_motion_sensor(tmp_path, broker, subscr
         cmds = [e for e in journal_lines(os.path.join(str(jdir), "t8.jsonl"))
                 if e["src"] == "cmd" and e["cmd"] == "end_shot"]
         assert len(cmds) == 1
+        # LIGHTS follow the state and repeat every second.
+        from host.link.lights import lights_for
+        n = len(board.lights)
+        time.sleep(1.2)
+        assert len(board.lights) > n
+        assert (board.lights[-1]["mask"], board.lights[-1]["mode"]) == lights_for(
+            subscriber.state("t8"))
     finally:
         board.stop()
         d.stop()
