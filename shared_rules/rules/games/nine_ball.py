@@ -92,7 +92,7 @@ def resolve(g, shot, settings):
 def break_rails_ok(shot, settings):
     """NB.BREAK: "какие-либо четыре шара должны коснуться бортов": any four balls, the cue ball may be one."""
     impacts = [tuple(r) for r in shot["rails"]]
-    return break_reached_rails(impacts, 3, settings.get("break_estimator"), True)
+    return break_reached_rails(impacts, 3, settings.get("break_estimator"), cue_ball=True, rack=9)
 
 
 def _foul_clauses(fouls, shot):
