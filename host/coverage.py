@@ -41,9 +41,11 @@ def clause_tests(tests_dir):
             for m in MARK.finditer(text):
                 line = text.count("\n", 0, m.start()) + 1
                 found.setdefault(m.group(1), []).append("{}:{}".format(p.relative_to(tests_dir), line))
-        elif p.suffix == ".json":
+        elif p.suffix in (".json", ".jsonl"):
+            text = p.read_text(encoding="utf-8")
             try:
-                data = json.loads(p.read_text(encoding="utf-8"))
+                # A .jsonl scenario names its clauses in its first line, the header.
+                data = json.loads(text.split("\n", 1)[0] if p.suffix == ".jsonl" else text)
             except ValueError:
                 continue
             scenarios = data if isinstance(data, list) else [data]

@@ -7,7 +7,8 @@ import pytest
 from tests.conftest import ROOT, run_micropython
 from tests.scenarios.runner import load, run_scenario
 
-FILES = sorted(glob.glob(str(ROOT / "tests" / "scenarios" / "**" / "*.json"), recursive=True))
+FILES = sorted(glob.glob(str(ROOT / "tests" / "scenarios" / "**" / "*.json"), recursive=True) +
+               glob.glob(str(ROOT / "tests" / "scenarios" / "**" / "*.jsonl"), recursive=True))
 
 
 @pytest.mark.parametrize("path", FILES, ids=[os.path.relpath(f, ROOT / "tests" / "scenarios") for f in FILES])
