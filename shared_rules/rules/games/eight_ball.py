@@ -408,6 +408,8 @@ def _judge_play(g, shot, settings, events):
         clauses = _add(clauses, ["EB.CONTINUE"])
         if [b for b in balls if b not in made]:
             clauses.append("EB.EXTRA")
+            if not was_open and [b for b in balls if group_of(b) == other_group(grp)]:
+                clauses.append("EB.SIMULTANEOUS")   # own and opponent ball hit: the doubt is the shooter's
         if shot["called"] is None:
             clauses += ["EB.CALL", "EB.SAFETY"]    # an obvious ball made without a safety: shoot again
     else:
@@ -465,6 +467,8 @@ def _foul_clauses(g, codes, was_open, on_8, balls):
         cl.append("EB.LEGAL-SHOT")
     if "wrong_first_contact" in codes and not was_open:
         cl.append("EB.CLOSED-FIRST")
+        if not on_8:
+            cl.append("EB.8-COMBO")     # the 8 (or any ball) off a wrong first contact is no combination
     if "jumped_ball" in codes:
         _add(cl, ["EB.JUMP"])
     if "kitchen" in codes:
