@@ -158,3 +158,36 @@ def test_module_compiles_for_micropython(tmp_path):
     src = ROOT / "shared_rules" / "rules" / "games" / "eight_ball.py"
     p = subprocess.run([str(mpy), "-o", str(tmp_path / "eb.mpy"), str(src)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+
+
+CLEARED = [
+    {"cmd": "new_game", "body": {"game": "eight-ball", "players": ["Anna", "Bob"]}},
+    {"shot": {"rails": 5, "pocketed": [[1, "foot-left"], [2, "foot-right"], [3, "side-left"],
+                                       [4, "side-right"], [5, "head-left"], [6, "head-right"]]}},
+    {"cmd": "call", "body": {"ball": 7, "pocket": "foot-left"}},
+    {"shot": {"rails": 1, "pocketed": [[7, "foot-left"]]}},
+]   # Anna has cleared the solids and is on the 8
+
+
+@pytest.mark.clause("EB.CALL")
+@pytest.mark.clause("EB.CONTINUE")
+def test_an_obvious_8_needs_no_call_but_a_called_pocket_binds():
+    r = play(CLEARED + [{"shot": {"rails": 1, "pocketed": [[8, "side-left"]]}}])
+    s = r.ref.state()
+    assert s["phase"] == "over" and s["winner"] == 0
+    r = play(CLEARED + [{"cmd": "call", "body": {"pocket": "side-right"}},
+                        {"shot": {"rails": 1, "pocketed": [[8, "side-left"]]}}])
+    s = r.ref.state()
+    assert s["phase"] == "over" and s["winner"] == 1
+    assert [e for e in r.events if e["event"] == "over" and "EB.LOSS" in e["clause"]]
+
+
+@pytest.mark.clause("EB.BREAK-8")
+def test_unknown_ball_on_the_break_is_asked_and_the_8_then_gives_the_breakers_choice():
+    r = play([{"cmd": "new_game", "body": {"game": "eight-ball", "players": ["Anna", "Bob"]}},
+              {"shot": {"rails": 5, "pocketed": [[None, "foot-left"]]}}], features=14)
+    s = r.ref.state()
+    assert s["needs"] and s["decision"] is None
+    r.step({"cmd": "identify", "body": {"pocket": "foot-left", "ball": 8}})
+    s = r.ref.state()
+    assert s["decision"] == {"player": 0, "options": ["rebreak", "spot_eight"]} and s["winner"] is None

@@ -9,7 +9,7 @@ Game-specific state in g["x"]: `dk`, the kind of pending decision
 cue ball goes if an illegal break is accepted.
 """
 from shared_rules.link.names import POCKETS
-from shared_rules.rules import common
+from shared_rules.rules import break_estimator as estimator, common
 from shared_rules.rules.events import event
 from shared_rules.rules.games.base import (check_push_out, unknown_drops, resolve_called, needs_for,
                                            extra_state)
@@ -21,8 +21,9 @@ BREAK_RAILS = 4          # EB.BREAK-LEGAL: object balls that must reach a rail
 
 
 def break_reached_rails(shot, settings):
-    """EB.BREAK-LEGAL by rail impacts; the one line to switch to rules/break_estimator once calibrated."""
-    return len(shot["rails"]) >= BREAK_RAILS
+    """EB.BREAK-LEGAL by rail impacts: the calibrated estimator of distinct object balls at a rail."""
+    return estimator.break_reached_rails([tuple(r) for r in shot["rails"]], BREAK_RAILS,
+                                         settings.get("break_estimator"), rack=15)
 
 
 # ------------------------------------------------------------------ groups
