@@ -173,6 +173,7 @@ def _lose(g, p, why, clauses, events, en, ru):
     cl = _add(["EB.LOSS"], clauses)
     common.game_over(g, o, cl, events, "{} {}".format(common.name(g, p), en),
                      "{} {}".format(common.name(g, p), ru))
+    events[-1]["loss"] = why      # which of the seed's five losing errors (1-5)
     return cl
 
 
