@@ -178,6 +178,11 @@ class Referee:
         self.open = new_shot(self.g, t)   # _next_rack may have replaced self.g: the new rack's break
         self.last_activity = t
         self.facts_open = False
+        # GEN.SHOT-START-END: the shot runs until every ball has stopped; displays stop the clock.
+        events.append(event("shot", self.g["shooter"], ["GEN.SHOT-START-END"],
+                            "{} is shooting".format(common.name(self.g, self.g["shooter"])),
+                            "Удар: {}".format(common.name(self.g, self.g["shooter"])),
+                            {"break": self.open["break"]}))
 
     def _end_shot(self, t, events):
         shot = self.open
@@ -386,7 +391,10 @@ class Referee:
         self.facts_open = False
         self.last_game = game
         self.last_players = players
-        ev = [event("rerack", breaker, ["GEN.RACK", module_for(game).SETUP_CLAUSE],
+        clauses = ["GEN.RACK", module_for(game).SETUP_CLAUSE]
+        if st["shot_clock"]:
+            clauses.append("GEN.SLOW-PLAY")    # a time limit to prepare and play each shot
+        ev = [event("rerack", breaker, clauses,
                     "New {} game: {} v {}; {} breaks".format(game, players[0], players[1], players[breaker]),
                     "Новая партия ({}): {} — {}; разбивает {}".format(game, players[0], players[1],
                                                                       players[breaker]))]
