@@ -44,7 +44,10 @@ class Referee:
         """Fold one journal entry in; never raises, and a refused entry changes nothing."""
         if not isinstance(entry, dict):
             return _fail("an entry must be a JSON object")
-        saved = self._save()
+        # Rail hits during a shot only append to it; everything else may judge, so keep a way back.
+        light = (entry.get("src") == "board" and entry.get("kind") == names.RAIL and self.open is not None
+                 and self.has_motion)
+        saved = None if light else self._save()
         try:
             src = entry.get("src")
             if src == "board":
@@ -63,7 +66,8 @@ class Referee:
                 return _ok()
             return _fail("unknown entry source: {}".format(src))
         except Exception as e:  # a rule bug must not take the daemon down or half-change a game
-            self._restore(saved)
+            if saved is not None:
+                self._restore(saved)
             return _fail("internal error, nothing changed: {}".format(repr(e)))
 
     def _save(self):
@@ -173,6 +177,7 @@ class Referee:
             self._implied_choice(events)
         if g["phase"] == "over":
             if g.get("winner") is not None:
+                self.facts_open = False   # balls moving after the match is won change nothing
                 return
             self._next_rack(events)
         self.open = new_shot(self.g, t)   # _next_rack may have replaced self.g: the new rack's break

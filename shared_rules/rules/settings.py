@@ -17,7 +17,7 @@ DEFAULTS = {
     # Tables without a motion sensor: a gap this long between sensor events ends a shot.
     "quiet_s": 3,
     # Shots that undo can take back (bounded so the board's heap holds the history).
-    "undo_depth": 20,
+    "undo_depth": 10,
     # Legal-break estimator parameters (rules/break_estimator.py); None is its calibrated default.
     "break_estimator": None,
 }

@@ -84,7 +84,7 @@ def bench_micropython(journal):
 
 def main(paths):
     if not paths:
-        paths = sorted(p for p in glob.glob(str(ROOT / "tests/scenarios/**/*.json"), recursive=True)
+        paths = sorted(p for p in glob.glob(str(ROOT / "tests/scenarios/**/*.json*"), recursive=True)
                        if "full" in p or "150" in p or "three-fouls" in p)
     for p in paths:
         journal = journal_of(p)
