@@ -217,6 +217,7 @@ class Daemon:
 
     def _on_queue_item(self, kind, data):
         if kind == "connected":
+            self._say("MQTT connected")
             out = []
             for o in self.outputs:
                 out.extend(o.on_connect())
@@ -234,6 +235,10 @@ class Daemon:
             for o in self.outputs:
                 out.extend(o.on_message(topic, payload))
             self._publish(out)
+        elif kind == "mqtt_error":
+            self._say("MQTT broker refused the connection: %s" % (data,))
+        elif kind == "disconnected":
+            self._say("MQTT broker gone (%s); reconnecting, the table is still read" % (data,))
         elif kind == "stop":
             self.stopping = True
 
