@@ -120,7 +120,8 @@ class Daemon:
     def _full_state(self):
         s = self.referee.state()
         s["table"] = self.table
-        s["link"] = {"state": "up" if self.link_up else "down", "dropped": self.session.dropped}
+        s["link"] = {"state": "up" if self.link_up else "down", "dropped": self.session.dropped,
+                     "corrupt": self.counts["corrupt"]}
         return s
 
     def _publish(self, messages):

@@ -89,6 +89,15 @@ def test_events_reach_state_and_duplicates_change_nothing(tmp_path, broker, subs
         assert len(keys) == len(set(keys))
         assert keys == [(BOOT, i) for i in range(nxt + 1)]
         assert len(subscriber.of("billiards/t1/state")) >= state_msgs
+
+        # Corrupt frames are counted and dropped: garbage, a flipped CRC, an overlong run.
+        good = raw_event(nxt + 1, 9200000, POCKET, 1, 10)
+        bad = bytearray(good)
+        bad[3] ^= 0x40
+        link.write(b"\x13\x37garbage\x00" + bytes(bad) + b"\x01" * 100 + b"\x00")
+        wait_for(lambda: subscriber.state("t1")["link"]["corrupt"] >= 3, 5, what="corrupt counted")
+        assert len(journal_lines(jpath)) == lines_before + 1
+        assert 10 in subscriber.state("t1")["on_table"]
     finally:
         rc = d.stop()
         link.close()
