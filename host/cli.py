@@ -37,6 +37,13 @@ def build_parser():
                    help="simulated table only: time factor (2 = twice as fast)")
     r.add_argument("--sim-seed", type=int, default=None, help="simulated table only: random seed")
     r.add_argument("--no-console", action="store_true", help="do not show the live status line")
+    r.add_argument("--lang", choices=("en", "ru"), default="en", help="language of the LED display text")
+    r.add_argument("--awtrix", metavar="PREFIX", default=None,
+                   help="also drive an AWTRIX 3 clock listening under this MQTT prefix (e.g. awtrix_1a2b3c)")
+    r.add_argument("--discovery-prefix", default="homeassistant",
+                   help="Home Assistant discovery prefix; 'none' turns discovery off")
+    r.add_argument("--shot-clock", type=int, default=None, metavar="SECONDS",
+                   help="shot clock for every game (GEN.SLOW-PLAY), e.g. 60; a new_game body may set its own")
     rp = sub.add_parser("replay", help="judge a journal and print the final state as JSON")
     rp.add_argument("file")
     rp.add_argument("--table", default=None, help="table id (default: the file name)")
@@ -118,7 +125,11 @@ def cmd_run(args):
 
     console = None if args.no_console else terminal_printer()
     daemon = Daemon(args.table, serial_url, journal_dir=args.journal, prefix=args.prefix,
-                    game=args.game, players=args.players, quiet_s=args.quiet_s, console=console)
+                    game=args.game, players=args.players, quiet_s=args.quiet_s, console=console,
+                    output_options={"lang": args.lang, "awtrix": args.awtrix,
+                                    "discovery_prefix": None if args.discovery_prefix == "none"
+                                    else args.discovery_prefix},
+                    shot_clock_s=args.shot_clock)
     n = daemon.start_journal()
     if n:
         print("billiards: replayed %d journal entries from %s" % (n, daemon.journal.path),

@@ -19,6 +19,8 @@ from host.link.session import Session, ACCEPT, DUPLICATE
 from host.link.port import Port
 from host.link.lights import lights_for
 from host.console import status_line
+from host.outputs.shot_clock import ShotClock, expired
+from shared_rules.rules.events import event
 
 LINK_TIMEOUT_S = 3.5     # no frame for this long (HEARTBEAT is 1 s): link down
 LIGHTS_EVERY_S = 1.0
@@ -47,7 +49,8 @@ def parse_command(payload):
 class Daemon:
     def __init__(self, table, serial_url, journal_dir="journal", prefix="billiards",
                  game="eight-ball", players=("Player 1", "Player 2"), quiet_s=3.0,
-                 outputs=None, settings=None, console=None, clock=time.monotonic):
+                 outputs=None, settings=None, console=None, clock=time.monotonic,
+                 output_options=None, shot_clock_s=None):
         self.table = table
         self.prefix = prefix
         self.base = prefix + "/" + table
@@ -63,8 +66,11 @@ class Daemon:
         self.referee = load_referee_class()(table, settings)
         if outputs is None:
             from host.outputs import build_outputs
-            outputs = build_outputs(table, prefix, {})
+            outputs = build_outputs(table, prefix, output_options or {})
         self.outputs = outputs
+        # GEN.SLOW-PLAY: the clock lives here (the referee has none); a game's own setting wins.
+        self.shot_clock = ShotClock(enabled=bool(shot_clock_s), limit_s=shot_clock_s or 60)
+        self.shot_clock_warned = None
         self.mqtt = None
         self.console = console          # callable(line) or None
         self.listeners = []             # callables(state, events): hook for in-process outputs (TV page)
@@ -122,7 +128,26 @@ class Daemon:
         s["table"] = self.table
         s["link"] = {"state": "up" if self.link_up else "down", "dropped": self.session.dropped,
                      "corrupt": self.counts["corrupt"]}
+        s["shot_clock"] = self.shot_clock.update(s, (), time.time())
         return s
+
+    def _check_shot_clock(self):
+        """Tell the table once when the shooter's minute has run out (GEN.SLOW-PLAY)."""
+        sc = self.state and self.state.get("shot_clock")
+        if not sc or self.state.get("shot_open") or not expired(sc, time.time()):
+            return
+        key = (sc.get("shot"), sc.get("started_wall"))
+        if key == self.shot_clock_warned:
+            return
+        self.shot_clock_warned = key
+        p = self.state.get("shooter")
+        who = self.state["players"][p]["name"] if p is not None and self.state.get("players") else ""
+        ev = event("warning", p, ["GEN.SLOW-PLAY"], "Shot clock: time is up for %s" % who,
+                   "Время на удар истекло: %s" % who, {"shot_clock": True})
+        out = []
+        for o in self.outputs:
+            out.extend(o.on_change(self.state, [ev]))
+        self._publish(out)
 
     def _publish(self, messages):
         if self.mqtt is not None and messages:
@@ -323,6 +348,7 @@ class Daemon:
                 break
             self._on_queue_item(kind, data)
         self._auto_end_shot(self.clock())
+        self._check_shot_clock()
         self._send_lights(self.clock())
         self._show()
 

@@ -6,14 +6,28 @@ and `on_message(topic, payload)`, all returning lists of
 `will()` (the MQTT last will). The daemon's MQTT shell publishes what they return.
 """
 from host.outputs.core import CoreOutput
+from host.outputs.display import DisplayOutput
+from host.outputs.ha_discovery import HADiscovery
+
+
+def _version():
+    try:
+        from importlib.metadata import version
+        return version("billiards-referee")
+    except Exception:
+        return "0.1.0"
 
 
 def build_outputs(table, prefix="billiards", options=None):
-    """The outputs for one table. `options` (dict) is for the outputs that take settings.
-
-    Hook: the display, Home Assistant discovery, AWTRIX and shot-clock outputs
-    are appended here when they are wired in.
-    """
+    """The outputs for one table. options: lang ("en"/"ru"), discovery_prefix (None turns Home
+    Assistant discovery off), awtrix (an AWTRIX 3 topic prefix, or None)."""
     options = options or {}
-    outputs = [CoreOutput(table, prefix)]
+    lang = options.get("lang") or "en"
+    outputs = [CoreOutput(table, prefix), DisplayOutput(table, prefix, lang=lang)]
+    disc = options.get("discovery_prefix", "homeassistant")
+    if disc:
+        outputs.append(HADiscovery(table, prefix, discovery_prefix=disc, sw_version=_version()))
+    if options.get("awtrix"):
+        from host.outputs.awtrix import AwtrixOutput
+        outputs.append(AwtrixOutput(awtrix_prefix=options["awtrix"], lang=lang))
     return outputs
