@@ -6,7 +6,6 @@ fsync, ACK, then the referee and the outputs. Order for commands: referee,
 then (if accepted) journal + fsync, then publish and answer.
 """
 import json
-import os
 import queue
 import shutil
 import sys

@@ -1,6 +1,5 @@
 """The link codec against CONTRACT section 1 and its published vectors, byte for byte."""
 import json
-import random
 
 import cobs.cobs as reference_cobs
 import pytest

@@ -8,7 +8,7 @@ import pytest
 from cdp import CHROMIUM, Browser
 from shared_rules.link.names import MOTION, POCKET, RAIL
 from tests.host.harness import DaemonProc, FakeBoard, PtyLink, Subscriber, free_port, wait_for
-from test_tv_page import SHOWN, shown
+from test_tv_page import shown
 
 pytestmark = [
     pytest.mark.slow,

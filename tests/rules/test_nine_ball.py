@@ -11,21 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 from tests.conftest import ROOT
-from tests.scenarios.runner import Run
+from tests.scenarios.runner import apply_command, new_game
 
 
 def game(**body):
-    r = Run({"steps": []})
-    b = {"game": "nine-ball", "players": ["Anna", "Bob"]}
-    b.update(body)
-    r.command("new_game", b, True, None)
-    return r
+    return new_game("nine-ball", **body)
 
 
-def cmd(r, name, body=None):
-    res = r.ref.apply({"src": "cmd", "cmd": name, "body": body or {}, "t_us": r.t_ms * 1000})
-    r.events = res["events"]
-    return res
+cmd = apply_command
 
 
 def legal_break(r, pocketed=((1, "foot-left"),)):

@@ -9,23 +9,16 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 
 from shared_rules.rules.referee import replay
 from tests.conftest import ROOT
-from tests.scenarios.runner import Run, load, run_scenario
+from tests.scenarios.runner import Run, apply_command, load, new_game, run_scenario
 
 FULL = list(range(1, 16))
 
 
 def game(**body):
-    r = Run({"steps": []})
-    b = {"game": "straight-pool", "players": ["Anna", "Bob"]}
-    b.update(body)
-    r.command("new_game", b, True, None)
-    return r
+    return new_game("straight-pool", **body)
 
 
-def cmd(r, name, body=None):
-    res = r.ref.apply({"src": "cmd", "cmd": name, "body": body or {}, "t_us": r.t_ms * 1000})
-    r.events = res["events"]
-    return res
+cmd = apply_command
 
 
 def shot(r, **sh):

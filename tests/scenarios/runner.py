@@ -174,6 +174,23 @@ class Run:
             i += 1
 
 
+def new_game(game, **body):
+    """A Run with a fresh game of `game` between Anna and Bob (body keys override)."""
+    r = Run({"steps": []})
+    b = {"game": game, "players": ["Anna", "Bob"]}
+    for k in body:
+        b[k] = body[k]
+    r.command("new_game", b, True, None)
+    return r
+
+
+def apply_command(r, name, body=None):
+    """Apply a command to a Run without asserting its outcome; the answer, with r.events set."""
+    res = r.ref.apply({"src": "cmd", "cmd": name, "body": body or {}, "t_us": r.t_ms * 1000})
+    r.events = res["events"]
+    return res
+
+
 def run_scenario(scenario, record=True):
     r = Run(scenario, record)
     r.run()
