@@ -53,6 +53,8 @@ def test_a_nine_ball_game_played_on_the_table_shows_on_the_tv(tmp_path, broker):
         s2 = shown(browser, 2)
         assert "cue ball pocketed" in s2["foul"] and "Anna" in s2["foul"]
         assert "Bob" in s2["bih"] and s2["shooting"] == [False, True]
+        if os.environ.get("BILLIARDS_TV_SCREENSHOT"):     # the README's picture
+            browser.screenshot(os.environ["BILLIARDS_TV_SCREENSHOT"])
 
         shot(board, sub, 3, rails=3, pocketed=[(0, 1), (3, 9)])   # Bob: the 1, then the 9 drops
         s3 = shown(browser, 3)
