@@ -9,7 +9,6 @@ from shared_rules.link.crc import crc16
 from shared_rules.link.names import HELLO, EVENT, HEARTBEAT, ACK, LIGHTS
 
 NAME_MAX = 32
-EVENT_LEN = 13
 
 
 def pack(ftype, seq, payload):
@@ -22,46 +21,33 @@ def pack(ftype, seq, payload):
     return cobs.encode(body) + b"\x00"
 
 
+# Payload layout per frame type: struct format and field names, in wire order.
+# HELLO is followed by the board name (UTF-8, up to NAME_MAX bytes).
+LAYOUT = {
+    HELLO: ("<IBBBBBB", ("boot_id", "proto", "fw_major", "fw_minor", "pockets", "rails", "features")),
+    EVENT: ("<QBBHB", ("t_us", "kind", "index", "value", "flags")),
+    HEARTBEAT: ("<IQHI", ("boot_id", "t_us", "backlog", "dropped")),
+    ACK: ("<IH", ("boot_id", "ack")),
+    LIGHTS: ("<HB", ("mask", "mode")),
+}
+
+
 def hello_payload(boot_id, fw_major, fw_minor, pockets, rails, features, name):
     nb = name.encode("utf-8")[:NAME_MAX]
     return struct.pack("<IBBBBBB", boot_id, 1, fw_major, fw_minor, pockets, rails, features) + nb
 
 
-def event_payload(t_us, kind, index, value, flags):
-    return struct.pack("<QBBHB", t_us, kind, index, value, flags)
-
-
-def heartbeat_payload(boot_id, t_us, backlog, dropped):
-    return struct.pack("<IQHI", boot_id, t_us, backlog, dropped)
-
-
-def ack_payload(boot_id, ack):
-    return struct.pack("<IH", boot_id, ack & 0xFFFF)
-
-
-def lights_payload(mask, mode):
-    return struct.pack("<HB", mask, mode)
-
-
 def encode(frame):
-    """Wire bytes of a frame dict as `decode_body` returns it."""
+    """Wire bytes of a frame dict as `decode_body` returns it (HELLO's `proto` defaults to 1)."""
     t = frame["type"]
-    seq = frame.get("seq", 0)
-    if t == HELLO:
-        p = hello_payload(frame["boot_id"], frame["fw_major"], frame["fw_minor"],
-                          frame["pockets"], frame["rails"], frame["features"], frame["name"])
-    elif t == EVENT:
-        p = event_payload(frame["t_us"], frame["kind"], frame["index"], frame["value"],
-                          frame["flags"])
-    elif t == HEARTBEAT:
-        p = heartbeat_payload(frame["boot_id"], frame["t_us"], frame["backlog"], frame["dropped"])
-    elif t == ACK:
-        p = ack_payload(frame["boot_id"], frame["ack"])
-    elif t == LIGHTS:
-        p = lights_payload(frame["mask"], frame["mode"])
-    else:
+    if t not in LAYOUT:
         raise ValueError("unknown frame type")
-    return pack(t, seq, p)
+    fmt, fields = LAYOUT[t]
+    values = [frame.get(k, 1) if k == "proto" else frame[k] for k in fields]
+    p = struct.pack(fmt, *values)
+    if t == HELLO:
+        p += frame["name"].encode("utf-8")[:NAME_MAX]
+    return pack(t, frame.get("seq", 0), p)
 
 
 def decode_body(body):
@@ -73,57 +59,23 @@ def decode_body(body):
     if body[n - 2] != (c & 0xFF) or body[n - 1] != (c >> 8):
         return "crc"
     t = body[0]
-    seq = body[1] | (body[2] << 8)
-    p = body[3:n - 2]
-    pn = len(p)
-    f = {"type": t, "seq": seq}
+    if t not in LAYOUT:
+        return "type"
+    fmt, fields = LAYOUT[t]
+    size = struct.calcsize(fmt)
+    extra = n - 5 - size
+    if extra < 0 or extra > (NAME_MAX if t == HELLO else 0):
+        return "length"
+    f = {"type": t, "seq": body[1] | (body[2] << 8)}
+    # unpack_from reads in place: no slice copies, which fragment a board-sized heap.
+    values = struct.unpack_from(fmt, body, 3)
+    for i in range(len(fields)):
+        f[fields[i]] = values[i]
     if t == HELLO:
-        if pn < 10 or pn > 10 + NAME_MAX:
-            return "length"
-        v = struct.unpack("<IBBBBBB", p[:10])
         try:
-            name = str(p[10:], "utf-8")
+            f["name"] = str(body[3 + size:n - 2], "utf-8")
         except Exception:
             return "name"
-        f["boot_id"] = v[0]
-        f["proto"] = v[1]
-        f["fw_major"] = v[2]
-        f["fw_minor"] = v[3]
-        f["pockets"] = v[4]
-        f["rails"] = v[5]
-        f["features"] = v[6]
-        f["name"] = name
-    elif t == EVENT:
-        if pn != EVENT_LEN:
-            return "length"
-        v = struct.unpack("<QBBHB", p)
-        f["t_us"] = v[0]
-        f["kind"] = v[1]
-        f["index"] = v[2]
-        f["value"] = v[3]
-        f["flags"] = v[4]
-    elif t == HEARTBEAT:
-        if pn != 18:
-            return "length"
-        v = struct.unpack("<IQHI", p)
-        f["boot_id"] = v[0]
-        f["t_us"] = v[1]
-        f["backlog"] = v[2]
-        f["dropped"] = v[3]
-    elif t == ACK:
-        if pn != 6:
-            return "length"
-        v = struct.unpack("<IH", p)
-        f["boot_id"] = v[0]
-        f["ack"] = v[1]
-    elif t == LIGHTS:
-        if pn != 3:
-            return "length"
-        v = struct.unpack("<HB", p)
-        f["mask"] = v[0]
-        f["mode"] = v[1]
-    else:
-        return "type"
     return f
 
 
@@ -138,12 +90,17 @@ def decode(wire):
 
 
 class FrameReader:
-    """Turns an arbitrary byte stream into frames; garbage is counted by reason, never raised."""
+    """Turns an arbitrary byte stream into frames; garbage is counted by reason, never raised.
+
+    Bytes collect in one buffer allocated up front (the board reads ACK and
+    LIGHTS with this too, and per-byte growth would fragment its heap).
+    """
 
     MAX_FRAME = 64
 
     def __init__(self):
-        self.buf = bytearray()
+        self.buf = bytearray(self.MAX_FRAME)
+        self.n = 0
         self.errors = {}
         self.frames = 0
         self._skipping = False
@@ -160,23 +117,26 @@ class FrameReader:
     def feed(self, data):
         """Frames completed by `data`, in order."""
         out = []
+        buf = self.buf
         for b in data:
             if b == 0:
                 if self._skipping:
                     self._skipping = False
-                elif len(self.buf):
-                    f = decode(bytes(self.buf))
+                elif self.n:
+                    f = decode(bytes(buf[:self.n]))
                     if isinstance(f, str):
                         self._count(f)
                     else:
                         self.frames += 1
                         out.append(f)
-                self.buf = bytearray()
+                self.n = 0
             elif not self._skipping:
-                self.buf.append(b)
-                if len(self.buf) > self.MAX_FRAME:
+                if self.n == self.MAX_FRAME:
                     # Longer than any frame of the contract: drop up to the next delimiter.
                     self._count("overlong")
-                    self.buf = bytearray()
+                    self.n = 0
                     self._skipping = True
+                else:
+                    buf[self.n] = b
+                    self.n += 1
         return out
