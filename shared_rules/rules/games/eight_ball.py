@@ -193,8 +193,13 @@ def _judge_break(g, shot, settings, events):
     jumped = [b for b in shot["jumped"] if b != 0 and b not in balls]
     scratch = shot["cue_pocketed"] or 0 in shot["jumped"]
     eight = 8 in balls or 8 in jumped
-    codes = [c for c in common.sensor_fouls(shot, False) if c != "jumped_ball"]
-    legal = bool([b for b in balls]) or break_reached_rails(shot, settings)
+    # An object ball off the table is EB.BREAK-JUMP's own violation; the cue ball off the table
+    # is a foul like a scratch (EB.FOULS 7, GEN.JUMPED-CUE). A referee's `illegal_break` overrides
+    # the rail estimate (EB.BREAK-LEGAL): it is judged as an illegal break, not a foul.
+    hand_illegal = "illegal_break" in shot["fouls"]
+    codes = [c for c in common.sensor_fouls(shot, False)
+             if c != "illegal_break" and (c != "jumped_ball" or 0 in shot["jumped"])]
+    legal = not hand_illegal and (bool(balls) or break_reached_rails(shot, settings))
     g["phase"] = "play"
     g["table_open"] = True
 
@@ -205,10 +210,10 @@ def _judge_break(g, shot, settings, events):
     # EB.BREAK-JUMP: jumped balls go into the pockets, the 8 back to the table.
     common.take_down(g, jumped)
     clauses = []
-    if 8 in balls and (codes or jumped):
+    if 8 in balls and (codes or jumped or hand_illegal):
         # The 8 returns (EB.STAY-DOWN) when the break was a violation anyway.
         if not codes:
-            _respot(g, [8], ["EB.BREAK-JUMP", "EB.STAY-DOWN"], events)
+            _respot(g, [8], ["EB.BREAK-JUMP" if jumped else "EB.BREAK-ILLEGAL", "EB.STAY-DOWN"], events)
             eight = False
     if 8 in jumped:
         _respot(g, [8], ["EB.BREAK-JUMP"], events)
@@ -229,6 +234,8 @@ def _judge_break(g, shot, settings, events):
         fouls = _add(fouls, ["jumped_ball"] if jumped else [])
         where = "kitchen" if scratch else "table"
         clauses = ["EB.BREAK-SCRATCH"] if scratch else ["EB.FOULS", "EB.FOUL-BIH"]
+        if 0 in shot["jumped"]:
+            clauses += ["EB.FOULS", "GEN.JUMPED-CUE"]
         if not legal:
             fouls = _add(fouls, ["illegal_break"])
             clauses.append("EB.BREAK-ILLEGAL")
