@@ -325,7 +325,9 @@ def _judge_play(g, shot, settings, events):
     # EB.LOSS: the 8 off the table or down at the wrong time ends the game.
     if 8 in jumped and not interference:
         if codes:
-            common.record_foul(g, p, codes, _foul_clauses(g, codes, was_open, False, balls), events)
+            common.record_foul(g, p, codes, _foul_clauses(g, codes, was_open, False, balls, shot["jumped"]),
+                               events)
+        common.take_down(g, [8])      # it is on the floor, not on the table
         clauses = _lose(g, p, 3, ["GEN.JUMPED"], events, "jumped the 8 off the table",
                         "выбил восьмёрку за борт")
         return {"fouls": codes, "clauses": clauses, "credited": []}
@@ -334,7 +336,8 @@ def _judge_play(g, shot, settings, events):
         if interference:
             why = None
         elif codes:
-            common.record_foul(g, p, codes, _foul_clauses(g, codes, was_open, False, balls), events)
+            common.record_foul(g, p, codes, _foul_clauses(g, codes, was_open, False, balls, shot["jumped"]),
+                               events)
             why = (1, "pocketed the 8 on a foul", "забил восьмёрку с нарушением правил")
         elif not on_8:
             if remaining and not [b for b in remaining if b not in balls]:
@@ -371,7 +374,7 @@ def _judge_play(g, shot, settings, events):
                 "foot spot (or the long string behind it)")
 
     if codes:
-        cl = _foul_clauses(g, codes, was_open, on_8, balls)
+        cl = _foul_clauses(g, codes, was_open, on_8, balls, shot["jumped"])
         common.record_foul(g, p, codes, cl, events)
         common.give_ball_in_hand(g, o, "table", ["EB.FOUL-BIH"], events)
         clauses = _add(cl, ["EB.FOUL-BIH"])
@@ -470,7 +473,7 @@ def _close(g, p, grp, events):
                         {"group": grp}))
 
 
-def _foul_clauses(g, codes, was_open, on_8, balls):
+def _foul_clauses(g, codes, was_open, on_8, balls, jumped=()):
     cl = _add(["EB.FOULS"], common.foul_clauses(codes))
     if "no_rail" in codes or "no_contact" in codes or "wrong_first_contact" in codes:
         cl.append("EB.LEGAL-SHOT")
@@ -479,7 +482,9 @@ def _foul_clauses(g, codes, was_open, on_8, balls):
         if not on_8:
             cl.append("EB.8-COMBO")     # the 8 (or any ball) off a wrong first contact is no combination
     if "jumped_ball" in codes:
-        _add(cl, ["EB.JUMP"])
+        # EB.JUMP is the object balls' rule; the cue ball off the table is GEN.JUMPED-CUE.
+        _add(cl, (["EB.JUMP"] if [b for b in jumped if b != 0] else []) +
+             (["GEN.JUMPED-CUE"] if 0 in jumped else []))
     if "kitchen" in codes:
         _add(cl, ["EB.KITCHEN", "GEN.KITCHEN-ONLY-OUT"])
     if on_8:
