@@ -86,11 +86,13 @@ def test_rack_command_is_refused_in_other_games():
 
 @pytest.mark.clause("SP.BREAK")
 @pytest.mark.clause("SP.BREAK-SCRATCH")
-def test_scratch_on_an_illegal_break_costs_two_once_and_is_not_in_the_foul_run():
+def test_scratch_on_an_illegal_break_costs_two_once_and_opens_the_foul_run():
+    # "Если при разбитии пирамиды в лузу падает биток, то объявляется фол ... начинает действовать
+    # правило о трех нарушениях": the scratch is a foul of the run; the shot is penalised once (-2).
     r = game()
     s = shot(r, rails=1, cue=True, pocketed=[[3, "side-left"]])
     assert scores(r) == [-2, 0]
-    assert s["players"][0]["fouls"] == 0
+    assert s["players"][0]["fouls"] == 1
     assert s["decision"] == {"player": 1, "options": ["accept", "rebreak"]}
     assert s["ball_in_hand"] == "kitchen" and s["on_table"] == FULL
     assert [e["points"] for e in r.events if e["event"] == "foul"] == [-2]

@@ -287,26 +287,50 @@ def judge(g, shot, settings, events):
         manual = [c for c in fouls if c in ("no_rail", "illegal_break")]
         fouls = [c for c in fouls if c not in ("no_rail", "illegal_break")]
         called_in = cp is not None and not shot["safety"] and fate == "in"
-        legal = not manual and (called_in or _safe_break(shot, settings))
+        # "битком попасть в пирамиду": a cue ball that touched no ball has neither call nor safe break.
+        legal = not manual and "no_contact" not in fouls and (called_in or _safe_break(shot, settings))
         verdict["legal_break"] = legal
         if not legal:
-            # SP.BREAK: -2, not a foul of the three-foul run; the opponent accepts or has it re-broken.
+            # SP.BREAK: -2 (the single penalty of the shot, GEN.MULTI-FOUL); the -2 alone is not a foul of
+            # the three-foul run, but a foul on the same break is: "Если при разбитии пирамиды в лузу падает
+            # биток, то объявляется фол ... начинает действовать правило о трех нарушениях" (SP.BREAK-SCRATCH).
             codes = ["illegal_break"] + fouls
-            g["players"][p]["score"] -= BREAK_PENALTY
-            common.record_foul(g, p, codes, _foul_clauses(shot, fouls, ["SP.BREAK"]), events)
-            events[-1]["points"] = -BREAK_PENALTY
+            cl = _foul_clauses(shot, fouls, ["SP.BREAK"])
+            pl = g["players"][p]
+            points = BREAK_PENALTY
+            third = False
+            if fouls:
+                pl["fouls"] += 1
+                if pl["fouls"] >= 3:
+                    third = True
+                    points += THIRD_FOUL_EXTRA
+                    codes.append("three_fouls")
+                    cl.append("SP.3-FOULS")
+                    pl["fouls"] = 0
+            pl["score"] -= points
+            common.record_foul(g, p, codes, cl, events)
+            events[-1]["points"] = -points
+            if pl["fouls"] == 2:
+                _warn_two(g, p, events)
             _spot_back(g, balls + jumped, ["SP.BREAK"], events)
             if cue_out:
                 common.give_ball_in_hand(g, o, "kitchen", ["SP.BREAK-SCRATCH"], events)
             else:
                 common.pass_turn(g, events, ("SP.BREAK",))
-            common.offer(g, o, ["accept", "rebreak"], ["SP.BREAK"], events,
-                         "{}: play the table as it lies, or make {} break again".format(
-                             common.name(g, o), common.name(g, p)),
-                         "{}: играть позицию как есть или заставить {} разбить снова".format(
-                             common.name(g, o), common.name(g, p)))
-            clauses.append("SP.BREAK")
+            if third:
+                # The third foul's choice (re-rack all 15, the offender breaks) covers the re-break.
+                _offender_choice(g, o, p, events)
+            else:
+                common.offer(g, o, ["accept", "rebreak"], ["SP.BREAK"], events,
+                             "{}: play the table as it lies, or make {} break again".format(
+                                 common.name(g, o), common.name(g, p)),
+                             "{}: играть позицию как есть или заставить {} разбить снова".format(
+                                 common.name(g, o), common.name(g, p)))
+            for c in cl:
+                if c not in clauses:
+                    clauses.append(c)
             verdict["fouls"] = codes
+            _remind(g)
             return verdict
 
     if fouls:
