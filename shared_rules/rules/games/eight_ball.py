@@ -104,8 +104,19 @@ def jump_is_foul(g, shot, ball):
 
 
 # ------------------------------------------------------------------ identities
+def _cue_unseen(shot):
+    """The cue ball dropped but no pocket named it: its own beam drop may be one of the unknown ones."""
+    return shot["cue_pocketed"] and 0 not in [d[0] for d in shot["pocketed"]] and bool(unknown_drops(shot))
+
+
 def resolve(g, shot, settings):
-    """The called ball in the called pocket, or the one ball that can still be missing; ask for the rest."""
+    """The called ball in the called pocket, or the one ball that can still be missing; ask for the rest.
+
+    After a scratch an unknown drop may be the cue ball, so nothing is inferred then (EB.8-MISS
+    against EB.LOSS hangs on it): the players identify it.
+    """
+    if _cue_unseen(shot):
+        return needs_for(shot)
     resolve_called(shot)
     unknown = unknown_drops(shot)
     if len(unknown) == 1:
@@ -128,6 +139,12 @@ def guess(g, shot):
     order.extend([b for b in g["on_table"] if grp is not None and group_of(b) == grp])
     order.extend([b for b in g["on_table"] if b != 8])
     order.append(8)
+    if _cue_unseen(shot):
+        # A scratch is certain and its beam drop is among the unknowns: take the last one outside
+        # the called pocket (else the last one) as the cue ball.
+        unknown = unknown_drops(shot)
+        away = [d for d in unknown if c.get("pocket") is None or d[1] is None or POCKETS[d[1]] != c["pocket"]]
+        (away or unknown)[-1][0] = 0
     for d in shot["pocketed"]:
         if d[0] is None:
             d[0] = 0
