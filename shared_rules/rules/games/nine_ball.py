@@ -177,6 +177,11 @@ def judge(g, shot, settings, events):
         return verdict
     if push:
         common.announce_pocketed(g, p, down, ["NB.PUSH"], events)
+        if [c for c in shot["fouls"] if c in NOT_ON_PUSH]:
+            # "Биток после этого объявления не обязательно должен коснуться ... прицельного шара или дойти до борта."
+            events.append(event("warning", p, ["NB.PUSH"],
+                                "No foul: a push-out need not touch a ball or reach a rail",
+                                "Не фол: при выставке биток может не касаться шаров и не доходить до борта"))
         if NINE in down:
             # NB.PUSH: "Если после объявления выставки в лузу зашел шар с номером девять, то он выставляется."
             common.spot(g, [NINE], ["NB.PUSH"], events)
@@ -239,7 +244,8 @@ def _foul(g, shot, settings, events, fouls, down, jumped, brk):
             why.append("NB.JUMP")
         common.spot(g, [NINE], why, events)
         for c in why:
-            verdict["clauses"].append(c)
+            if c not in verdict["clauses"]:
+                verdict["clauses"].append(c)
 
     run = g["players"][p]["fouls"] + 1
     g["players"][p]["fouls"] = run

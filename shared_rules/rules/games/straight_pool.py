@@ -403,6 +403,8 @@ def judge(g, shot, settings, events):
         if jumped:
             _spot_back(g, jumped, ["SP.JUMP"], events)
             clauses.append("SP.JUMP")
+        if not clauses:
+            clauses.append("SP.CONTINUE")     # "продолжает игру до тех пор, пока он промахнется"
         if not keep_turn:
             common.pass_turn(g, events, tuple(clauses) + ("GEN.TURN",))
     _remind(g)
