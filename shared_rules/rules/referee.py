@@ -369,7 +369,7 @@ class Referee:
             return _fail("players must be a list of two names of 1 to {} characters".format(MAX_NAME))
         players = [p.strip() for p in players]
         breaker = body.get("breaker", 0)
-        if breaker not in (0, 1) or isinstance(breaker, bool):
+        if not is_int(breaker) or breaker not in (0, 1):
             return _fail("breaker must be 0 or 1")
         st = clone(self.defaults)
         for k in ("miss_option", "strict_jump"):
@@ -614,7 +614,7 @@ class Referee:
         if (g["shot"] != 0 and not between) or self.open is not None or g["phase"] not in ("break", "over"):
             return _fail("the lag decides the break only before a game's first shot")
         w = body.get("winner")
-        if w not in (0, 1) or isinstance(w, bool):
+        if not is_int(w) or w not in (0, 1):
             return _fail("winner must be 0 or 1")
         breaks = body.get("breaks", True)
         if not isinstance(breaks, bool):
@@ -666,7 +666,7 @@ class Referee:
             return _fail(err)
         g = self.g
         w = body.get("shooter")
-        if w not in (0, 1) or isinstance(w, bool):
+        if not is_int(w) or w not in (0, 1):
             return _fail("shooter (the lag winner, 0 or 1) is required")
         g["shooter"] = w
         g["ball_in_hand"] = "kitchen"
