@@ -59,3 +59,26 @@ def test_the_8_off_the_table_loses_and_is_no_longer_shown_on_the_table():
     assert s["phase"] == "over" and s["winner"] == 1
     assert 8 not in s["on_table"]
     assert [e for e in r.events if e["event"] == "over" and e.get("loss") == 3]
+
+
+@pytest.mark.clause("GEN.OPPONENT")
+def test_opponent_interfering_on_the_break_is_the_opponents_foul_and_the_breaker_plays_on_in_hand():
+    r = play([NG, {"shot": {"rails": 12, "pocketed": []}}])
+    assert r.ref.state()["shooter"] == 1                 # a legal break, nothing down: Bob's turn
+    r.step({"cmd": "foul", "body": {"code": "interference"}})
+    s = r.ref.state()
+    assert s["shooter"] == 0 and s["ball_in_hand"] == "table" and s["phase"] == "play"
+    assert s["table_open"] is True and s["last_shot"]["fouls"] == ["interference"]
+    foul = events_of(r, "foul")
+    assert len(foul) == 1 and foul[0]["player"] == 1 and "GEN.OPPONENT" in foul[0]["clause"]
+    assert [e for e in r.events if e["event"] == "ball_in_hand" and e["player"] == 0]
+
+
+@pytest.mark.clause("GEN.OPPONENT")
+def test_opponent_interfering_on_a_break_that_dropped_the_8_puts_the_8_back():
+    r = play([NG, {"shot": {"rails": 12, "pocketed": [[8, "foot-left"], [10, "side-left"]]}},
+              {"cmd": "foul", "body": {"code": "interference"}}])
+    s = r.ref.state()
+    assert s["phase"] == "play" and s["decision"] is None and s["winner"] is None
+    assert 8 in s["on_table"] and 10 not in s["on_table"]
+    assert s["shooter"] == 0 and s["ball_in_hand"] == "table"

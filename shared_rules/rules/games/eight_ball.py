@@ -227,6 +227,14 @@ def _judge_break(g, shot, settings, events):
     # EB.BREAK-JUMP: jumped balls go into the pockets, the 8 back to the table.
     common.take_down(g, jumped)
     clauses = []
+    if "interference" in shot["fouls"]:
+        # GEN.OPPONENT: the opponent's foul; the 8 returns (EB.STAY-DOWN), the breaker plays on in hand.
+        if eight:
+            _respot(g, [8], ["GEN.OPPONENT", "EB.STAY-DOWN"], events)
+        common.record_foul(g, o, ["interference"], ["GEN.OPPONENT"], events)
+        common.give_ball_in_hand(g, p, "table", ["GEN.OPPONENT", "EB.FOUL-BIH"], events)
+        return {"fouls": ["interference"], "clauses": ["GEN.OPPONENT", "EB.OPEN"],
+                "credited": [b for b in balls if b != 8], "legal_break": legal}
     if 8 in balls and (codes or jumped or hand_illegal):
         # The 8 returns (EB.STAY-DOWN) when the break was a violation anyway.
         if not codes:
