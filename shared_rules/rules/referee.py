@@ -611,7 +611,8 @@ class Referee:
         """GEN.LAG / SP.BREAK-CHOICE: the lag winner breaks or hands the break over."""
         g = self.g
         between = g["phase"] == "over" and g.get("winner") is None   # before a match's next rack (decider)
-        if (g["shot"] != 0 and not between) or self.open is not None or g["phase"] not in ("break", "over"):
+        if ((g["shot"] != 0 and not between) or self.open is not None or self.pending is not None
+                or g["phase"] not in ("break", "over")):
             return _fail("the lag decides the break only before a game's first shot")
         w = body.get("winner")
         if not is_int(w) or w not in (0, 1):
