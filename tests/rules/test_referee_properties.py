@@ -330,3 +330,18 @@ def test_a_float_player_number_is_refused_not_stored():
         ref, answers = run_journal(started_game() + [cmd(name, body, 1100000)])
         assert not answers[-1]["ok"], name
         assert ref.state()["shooter"] == 0
+
+
+def test_no_lag_once_the_break_is_played_and_waits_for_an_identity():
+    """Bug: a lag was taken while the break waited for `identify`; the game then said Anna
+    shoots again while the state had Bob to shoot."""
+    entries = started_game("nine-ball") + [
+        ev(names.MOTION, 0, 1, 1100000), ev(names.RAIL, 0, 10, 1150000), ev(names.POCKET, 2, 255, 1200000),
+        ev(names.MOTION, 0, 0, 1300000), cmd("lag", {"winner": 1}, 1400000),
+        cmd("identify", {"pocket": "foot-left", "ball": 3}, 1500000)]
+    ref, answers = run_journal(entries)
+    assert not answers[-2]["ok"] and "lag" in answers[-2]["error"]
+    s = ref.state()
+    assert answers[-1]["ok"] and s["breaker"] == 0
+    turns = [e["player"] for e in answers[-1]["events"] if e["event"] == "turn"]
+    assert turns and turns[-1] == s["shooter"]
