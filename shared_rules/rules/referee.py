@@ -159,7 +159,8 @@ class Referee:
         if not self.has_motion and (last is None or late is False or late > self._hanging_us()):
             # Without a motion sensor a drop after a quiet spell is the start of a new shot.
             self._start_shot(t, events)
-            self._pocket(ball, pocket, t, uncertain, events)
+            if self.open is not None:    # a won match opens no new shot
+                self._pocket(ball, pocket, t, uncertain, events)
             return
         # GEN.HANGING: dropped too late, or the table was bumped: it goes back where it hung.
         where = names.POCKETS[pocket] if pocket is not None else "the cue-ball return"
