@@ -345,3 +345,17 @@ def test_no_lag_once_the_break_is_played_and_waits_for_an_identity():
     assert answers[-1]["ok"] and s["breaker"] == 0
     turns = [e["player"] for e in answers[-1]["events"] if e["event"] == "turn"]
     assert turns and turns[-1] == s["shooter"]
+
+
+def test_a_drop_after_the_match_is_won_on_a_table_without_motion_sensor():
+    """Bug: with no motion sensor a drop after the winning shot tried to open a shot, which a won
+    match refuses, and then tried again forever (RecursionError caught as an internal error)."""
+    entries = started_game("eight-ball", features=0) + [
+        ev(names.RAIL, 0, 1, 1050000), cmd("end_shot", {"auto": True}, 1250000),
+        ev(names.RAIL, 0, 1, 1300000), ev(names.POCKET, 0, 8, 1350000), cmd("end_shot", {"auto": True}, 1550000)]
+    ref, answers = run_journal(entries)
+    won = ref.state()
+    assert won["phase"] == "over" and won["winner"] is not None
+    ref, answers = run_journal(entries + [ev(names.RAIL, 0, 1, 1600000), ev(names.POCKET, 0, 1, 1650000)])
+    assert answers[-2]["ok"] and answers[-1]["ok"]
+    assert comparable(ref.state()) == comparable(won)
