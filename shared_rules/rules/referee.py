@@ -83,8 +83,8 @@ class Referee:
     def _sensor(self, e):
         kind, index, value, t = e.get("kind"), e.get("index"), e.get("value"), e.get("t_us")
         flags = e.get("flags") or 0
-        if not (is_int(kind) and is_int(index) and is_int(value) and is_int(t)):
-            return _fail("sensor event needs integer kind, index, value and t_us")
+        if not (is_int(kind) and is_int(index) and is_int(value) and is_int(t) and is_int(flags)):
+            return _fail("sensor event needs integer kind, index, value, flags and t_us")
         events = []
         if kind == names.BUTTON:
             return self._button(index, value, t)
