@@ -118,7 +118,7 @@ board_ok = st.one_of(
     st.tuples(st.just(names.BUTTON), st.integers(0, 9), st.sampled_from([1, 2, 2, 0, 3])),
     st.tuples(st.just(names.FAULT), st.sampled_from([0, 3, 5, 16, 21, 40]), st.sampled_from([1, 2, 3, 9])),
     st.tuples(st.integers(0, 9), st.integers(0, 255), st.integers(0, 65535)))
-flags = st.one_of(st.just(0), st.just(0), st.just(1), st.integers(0, 255), st.none())
+flags = st.one_of(st.just(0), st.just(0), st.just(1), st.integers(0, 255), st.none(), junk)
 dt = st.one_of(st.integers(0, 800000), st.integers(0, 800000), st.integers(2500000, 7000000),
                st.integers(-1000000, 0))
 board = st.one_of(st.tuples(st.just("board"), board_ok, flags, dt), st.tuples(st.just("board"), board_ok, flags, dt),
@@ -137,7 +137,8 @@ rail = st.tuples(st.just(names.RAIL), st.integers(0, 5), st.integers(1, 4000))
 played = st.tuples(st.just("shot"), st.lists(st.one_of(rail, rail, drop), max_size=10),
                    st.sampled_from(["motion", "end_shot", "quiet", "none"]))
 fact = st.one_of(*[BODIES[n].map(lambda b, n=n: ("cmd", n, b)) for n in
-                   ("foul", "foul", "identify", "identify", "choose", "choose", "undo", "spot", "call", "rack")])
+                   ("foul", "foul", "identify", "identify", "choose", "choose", "undo", "spot", "call", "rack", "lag",
+                    "stalemate", "safety", "push_out")])
 
 
 @st.composite
@@ -359,3 +360,12 @@ def test_a_drop_after_the_match_is_won_on_a_table_without_motion_sensor():
     ref, answers = run_journal(entries + [ev(names.RAIL, 0, 1, 1600000), ev(names.POCKET, 0, 1, 1650000)])
     assert answers[-2]["ok"] and answers[-1]["ok"]
     assert comparable(ref.state()) == comparable(won)
+
+
+def test_sensor_flags_that_are_not_a_number_are_refused():
+    """Bug: `flags` was used as a bit mask unchecked; a list there was an internal error."""
+    shot = [ev(names.MOTION, 0, 1, 1100000), ev(names.POCKET, 2, 3, 1200000, flags=[1])]
+    ref, answers = run_journal(started_game() + shot)
+    assert not answers[-1]["ok"] and "flags" in answers[-1]["error"]
+    ref, answers = run_journal(started_game() + shot[:1] + [ev(names.POCKET, 2, 3, 1200000, flags=None)])
+    assert answers[-1]["ok"]
