@@ -137,17 +137,23 @@ rail = st.tuples(st.just(names.RAIL), st.integers(0, 5), st.integers(1, 4000))
 played = st.tuples(st.just("shot"), st.lists(st.one_of(rail, rail, drop), max_size=10),
                    st.sampled_from(["motion", "end_shot", "quiet", "none"]))
 fact = st.one_of(*[BODIES[n].map(lambda b, n=n: ("cmd", n, b)) for n in
-                   ("foul", "foul", "identify", "identify", "choose", "choose", "undo", "spot", "call", "rack", "lag",
+                   ("foul", "foul", "identify", "identify", "choose", "choose", "undo", "undo", "spot", "call", "rack", "lag",
                     "stalemate", "safety", "push_out")])
 
 
 @st.composite
-def journals(draw):
-    """Hello, usually a game, then a mix of everything; board times mostly move forward."""
+def journals(draw, deep=False):
+    """Hello, usually a game, then a mix of everything; board times mostly move forward.
+
+    `deep` journals are long games of played shots and the facts players enter, no junk.
+    """
     ops = [("hello", draw(st.sampled_from([15, 0])))]
-    if draw(st.integers(0, 9)):
-        ops.append(("cmd", "new_game", draw(st.one_of(good_game, good_game, good_game, BODIES["new_game"]))))
-    ops += draw(st.lists(st.one_of(played, played, fact, step), min_size=8, max_size=50))
+    if deep or draw(st.integers(0, 9)) != 9:
+        ops.append(("cmd", "new_game", draw(good_game)))
+    if deep:
+        ops += draw(st.lists(st.one_of(played, played, played, fact), min_size=20, max_size=120))
+    else:
+        ops += draw(st.lists(st.one_of(played, played, played, fact, step), min_size=8, max_size=50))
     entries, t = [], 1000000
     for op in ops:
         if op[0] == "hello":
@@ -299,6 +305,14 @@ def run_journal(entries):
            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
 @given(journals())
 def test_random_journals_keep_every_guarantee(entries):
+    run_journal(entries)
+
+
+@hsettings(max_examples=max(EXAMPLES // 4, 10), deadline=None,
+           derandomize=not os.environ.get("REFEREE_PROPERTY_RANDOM"),
+           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+@given(journals(deep=True))
+def test_long_games_keep_every_guarantee(entries):
     run_journal(entries)
 
 
