@@ -275,8 +275,26 @@ class Referee:
             self._judge(self.pending, events, True)
             return
         before, shot = self.history[-1]
+        said = self.g
         self.g = clone(before)
         self._judge(shot, events, False)
+        self._keep_declarations(said)
+
+    def _keep_declarations(self, said):
+        """The next shot's call, safety or push-out survive a re-judge if the same player still
+        shoots and the re-judged table still allows them."""
+        g, mod = self.g, module_for(self.g["game"])
+        if (self.pending is not None or g["shooter"] != said["shooter"] or g["phase"] != said["phase"]
+                or g["phase"] in ("over", "decision")):
+            return
+        c = said["called"]
+        if c and (c["ball"] is None or c["ball"] in g["on_table"]) and not mod.check_call(
+                g, c["ball"], names.pocket_index(c["pocket"])):
+            g["called"] = c
+        if said["safety"] and not mod.check_safety(g):
+            g["safety"] = True
+        if said["push_out"] and not mod.check_push_out(g):
+            g["push_out"] = True
 
     def _guess_pending(self, events):
         """Play went on without `identify`: judge the waiting shot on the likeliest identities."""
