@@ -8,7 +8,8 @@ For every journal:
 2. A refused entry changes nothing, inside or out, so a twin referee that never saw
    it answers everything after it the same way.
 3. Folding the accepted entries (through JSON, as the journal stores them) into a
-   fresh referee rebuilds the same state at every step, undo and re-judging included.
+   fresh referee rebuilds the same state at every step, undo and re-judging included;
+   re-judging the last shot with no new fact changes nothing (declarations included).
 4. `undo` of a judged shot gives back the state from when that shot started.
 5. The state keeps its invariants and survives a JSON round trip unchanged.
 6. Every event names real clause IDs (only sensor/button warnings name none) and
@@ -16,6 +17,7 @@ For every journal:
 
 CI runs a few hundred journals; set REFEREE_PROPERTY_EXAMPLES=5000 for a long local search.
 """
+import copy
 import json
 import os
 import re
@@ -291,6 +293,11 @@ def run_journal(entries):
             twin_res = twin.apply(json.loads(json.dumps(e)))
             assert twin_res == res, "the rebuilt referee answered differently to {}".format(e)
             assert twin.state() == after, "the rebuilt referee differs after {}".format(e)
+        if ref.open is None and ref.pending is None and ref.history and ref.facts_open:
+            # What `foul`/`identify`/`spot` do, with no new fact: judging the shot again changes nothing.
+            again = copy.deepcopy(ref)
+            again._rejudge([])
+            assert again.state() == after, "re-judging the last shot with no new fact changed the state"
         if undoing_shot and res["ok"]:
             assert comparable(after) == started[1], "undo did not give back the state before the shot"
         if ref.open is not None and (started is None or started[0] is not ref.open):
@@ -383,3 +390,21 @@ def test_sensor_flags_that_are_not_a_number_are_refused():
     assert not answers[-1]["ok"] and "flags" in answers[-1]["error"]
     ref, answers = run_journal(started_game() + shot[:1] + [ev(names.POCKET, 2, 3, 1200000, flags=None)])
     assert answers[-1]["ok"]
+
+
+def test_a_fact_on_the_last_shot_keeps_the_next_call_when_the_same_player_shoots():
+    """Bug: a re-judge (here a hanging ball dropping in time) silently dropped the call already
+    made for the next shot, so that shot was judged as uncalled."""
+    brk = [ev(names.MOTION, 0, 1, 1100000)] + [ev(names.RAIL, i % 6, 3000, 1110000 + i * 20000) for i in range(12)]
+    brk += [ev(names.POCKET, 2, 1, 1400000), ev(names.MOTION, 0, 0, 1500000)]
+    entries = started_game("eight-ball") + brk + [cmd("call", {"ball": 2, "pocket": "foot-left"}, 1600000)]
+    ref, answers = run_journal(entries)
+    assert ref.state()["shooter"] == 0 and ref.state()["called"] == {"ball": 2, "pocket": "foot-left"}
+    ref, answers = run_journal(entries + [ev(names.POCKET, 3, 3, 2500000)])
+    s = ref.state()
+    assert any(e["event"] == "pocketed" and e.get("late") for e in answers[-1]["events"])
+    assert s["shooter"] == 0 and 3 not in s["on_table"]
+    assert s["called"] == {"ball": 2, "pocket": "foot-left"}
+    # a foul on that shot hands the table over: the call goes with it
+    ref, answers = run_journal(entries + [cmd("foul", {"code": "double_hit"}, 1700000)])
+    assert ref.state()["shooter"] == 1 and ref.state()["called"] is None
