@@ -643,6 +643,7 @@ class Referee:
         g["shooter"] = b
         g["breaker"] = b
         g["needs"] = [n for n in g["needs"] if n.get("cmd") != "lag"]
+        self.facts_open = False    # the next game is under way: the last game's final shot stays as judged
         return _ok([event("turn", b, ["GEN.LAG", "SP.BREAK-CHOICE"],
                           "{} won the lag; {} breaks".format(common.name(g, w), common.name(g, b)),
                           "{} выиграл розыгрыш; разбивает {}".format(common.name(g, w), common.name(g, b)))])
