@@ -256,7 +256,11 @@ class Referee:
             g["last_foul"] = None
         st = g["stats"][p]
         st["pocketed"] += len(credited)
-        if fouls:
+        # GEN.OPPONENT: an interference foul is the opponent's, not the shooter's.
+        own = [c for c in fouls if c != "interference"]
+        if len(own) < len(fouls) and shot.get("fouler") is not None:
+            g["stats"][shot["fouler"]]["fouls"] += 1
+        if own:
             st["fouls"] += 1
         if shot["break"]:
             st["breaks"] += 1
@@ -266,7 +270,7 @@ class Referee:
         g["run"] += verdict.get("run", len(credited))
         if g["run"] > st["high_run"]:
             st["high_run"] = g["run"]
-        if fouls or g["shooter"] != p:
+        if own or g["shooter"] != p:
             g["run"] = 0
 
     def _rejudge(self, events):
