@@ -282,6 +282,9 @@ class Referee:
         said = self.g
         self.g = clone(before)
         self._judge(shot, events, False)
+        if self.pending is shot:
+            # It waits for an identity again; judging it then pushes its history entry anew.
+            self.history.pop()
         self._keep_declarations(said)
 
     def _keep_declarations(self, said):

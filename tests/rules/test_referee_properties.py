@@ -422,3 +422,20 @@ def test_the_lag_between_games_is_not_undone_by_a_late_fact_on_the_last_game():
                                           cmd("foul", {"code": "double_hit"}, 2900000)])
     assert answers[-2]["ok"] and not answers[-1]["ok"]
     assert ref.state()["shooter"] == 0 and ref.state()["breaker"] == 0
+
+
+def test_regression_late_unknown_drop_then_identify_is_one_shot_to_undo():
+    """A hanging ball of unknown number drops in time: the shot waits for `identify` again;
+    once judged, one undo takes the whole shot back and nothing more is left to undo."""
+    from tests.scenarios.runner import new_game
+    r = new_game("nine-ball")
+    before = r.ref.state()
+    r.step({"shot": {"rails": 12, "pocketed": [[2, "foot-left"]], "gap_ms": 1000}})
+    r.step({"board": {"kind": 1, "index": 3, "value": 255}})
+    assert r.ref.state()["needs"] and r.ref.state()["needs"][0]["pocket"] == "foot-right"
+    r.step({"cmd": "identify", "body": {"pocket": "foot-right", "ball": 4}})
+    assert 4 not in r.ref.state()["on_table"] and 2 not in r.ref.state()["on_table"]
+    r.step({"cmd": "undo"})
+    after = r.ref.state()
+    assert after["can_undo"] is False
+    assert comparable(after) == comparable(before)
