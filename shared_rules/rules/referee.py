@@ -35,6 +35,7 @@ class Referee:
         self.history = []           # [(state before the shot, shot)], newest last
         self.pending = None         # a finished shot waiting for `identify`
         self.facts_open = False     # the last judged shot can still take fouls and identities
+        self.chosen = None          # (option, shot): a choice that left the table as it lies
         self.faults = []
         self.last_game = None
         self.last_players = ["Player 1", "Player 2"]
@@ -72,12 +73,12 @@ class Referee:
 
     def _save(self):
         return (clone(self.g), clone(self.open), self.last_activity, self.ended_us,
-                len(self.history), clone(self.pending), self.facts_open)
+                len(self.history), clone(self.pending), self.facts_open, self.chosen)
 
     def _restore(self, s):
         self.g, self.open, self.last_activity, self.ended_us = s[0], s[1], s[2], s[3]
         del self.history[s[4]:]
-        self.pending, self.facts_open = s[5], s[6]
+        self.pending, self.facts_open, self.chosen = s[5], s[6], s[7]
 
     # ---------------------------------------------------------------- sensors
     def _sensor(self, e):
@@ -143,7 +144,9 @@ class Referee:
             self.last_activity = t
             return
         late = self.ended_us is not None and t - self.ended_us
-        last = self.pending or (self.history[-1][1] if self.history and self.facts_open else None)
+        chosen = self._chosen_on_last_shot()
+        last = self.pending or (self.history[-1][1] if self.history and (self.facts_open or chosen)
+                                else None)
         if last is not None and late is not False and 0 <= late <= self._hanging_us():
             # GEN.HANGING-EARLY: it hung on the lip and fell in time; it belongs to that shot.
             if ball == 0:
@@ -155,6 +158,8 @@ class Referee:
                                 "Зависший шар упал вовремя и засчитан за последний удар",
                                 {"balls": [ball], "late": True}))
             self._rejudge(events)
+            if chosen:
+                self._choose_again(chosen, events)
             return
         if not self.has_motion and (last is None or late is False or late > self._hanging_us()):
             # Without a motion sensor a drop after a quiet spell is the start of a new shot.
@@ -518,9 +523,30 @@ class Referee:
         if option not in d["options"]:
             return _fail("'{}' is not an option now; choose one of {}".format(option, ", ".join(d["options"])))
         events = []
+        on_last_shot = self.facts_open and self.history
         module_for(g["game"]).choose(g, option, self._settings(), events)
         self.facts_open = False
+        # A ball hanging on the lip may still drop within 5 s (GEN.HANGING-EARLY); a choice that
+        # plays the table as it lies is then made again on the re-judged shot.
+        self.chosen = (option, self.history[-1][1]) if on_last_shot and option in PLAY_ON else None
         return _ok(events)
+
+    def _chosen_on_last_shot(self):
+        if self.chosen is None or self.open is not None or not self.history:
+            return None
+        return self.chosen[0] if self.history[-1][1] is self.chosen[1] else None
+
+    def _choose_again(self, option, events):
+        g = self.g
+        d = g.get("decision")
+        if d and option in d["options"]:
+            module_for(g["game"]).choose(g, option, self._settings(), events)
+            self.facts_open = False
+        else:
+            self.chosen = None
+            events.append(event("warning", d["player"] if d else g["shooter"], ["GEN.HANGING-EARLY"],
+                                "The late ball changed the shot: the earlier choice no longer applies",
+                                "Поздно упавший шар изменил удар: прежний выбор не действует"))
 
     def _last_shot_error(self):
         if self.open is not None:
@@ -651,6 +677,7 @@ class Referee:
         g["breaker"] = b
         g["needs"] = [n for n in g["needs"] if n.get("cmd") != "lag"]
         self.facts_open = False    # the next game is under way: the last game's final shot stays as judged
+        self.chosen = None
         return _ok([event("turn", b, ["GEN.LAG", "SP.BREAK-CHOICE"],
                           "{} won the lag; {} breaks".format(common.name(g, w), common.name(g, b)),
                           "{} выиграл розыгрыш; разбивает {}".format(common.name(g, w), common.name(g, b)))])
@@ -699,6 +726,7 @@ class Referee:
         g["shooter"] = w
         g["ball_in_hand"] = "kitchen"
         self.facts_open = False
+        self.chosen = None
         return _ok([event("rerack", w, ["GEN.STALEMATE"],
                           "Stalemate: balls re-racked; {} plays from the kitchen".format(common.name(g, w)),
                           "Глухая позиция: шары в пирамиду; {} играет из дома".format(common.name(g, w)))])
@@ -781,6 +809,9 @@ class Referee:
             s[k] = extra[k]
         return s
 
+
+# Choices after which the balls stay as they lie, so a late drop can still belong to the shot.
+PLAY_ON = ("accept", "pass_back", "reshoot", "spot_eight")
 
 COMMANDS = ("new_game", "call", "safety", "push_out", "choose", "foul", "identify", "end_shot", "undo",
             "lag", "spot", "stalemate", "rack")

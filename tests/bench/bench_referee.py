@@ -19,6 +19,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from shared_rules.rules.referee import Referee  # noqa: E402
+from tests.conftest import compile_mpy  # noqa: E402
 from tests.scenarios.runner import load, run_scenario  # noqa: E402
 
 MPY_PROBE = r'''
@@ -70,7 +71,8 @@ def bench_micropython(journal):
         j.write_text("".join(json.dumps(e) + "\n" for e in journal))
         probe = pathlib.Path(d) / "probe.py"
         probe.write_text(MPY_PROBE)
-        env = dict(os.environ, MICROPYPATH=".frozen:" + str(ROOT))
+        mpy = compile_mpy(pathlib.Path(d) / "mpy")      # deployed as mpy-cross bytecode
+        env = dict(os.environ, MICROPYPATH=".frozen:" + str(mpy) + ":" + str(ROOT))
         t0 = time.perf_counter()
         p = subprocess.run([str(exe), "-X", "heapsize=192K", str(probe), str(j)], capture_output=True,
                            text=True, env=env)

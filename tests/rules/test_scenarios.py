@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from tests.conftest import ROOT, run_micropython
+from tests.conftest import ROOT, compile_mpy, run_micropython
 from tests.scenarios.runner import load, run_scenario
 
 FILES = sorted(glob.glob(str(ROOT / "tests" / "scenarios" / "**" / "*.json"), recursive=True) +
@@ -20,10 +20,13 @@ def test_there_are_scenarios():
     assert len(FILES) > 0
 
 
-def test_all_scenarios_under_micropython():
-    """The engine is proven on the board's interpreter, with a board-sized heap."""
+def test_all_scenarios_under_micropython(tmp_path):
+    """The engine is proven on the board's interpreter, with a board-sized heap, compiled with
+    mpy-cross as it would be deployed; all games load in one process."""
     rel = [os.path.relpath(f, ROOT) for f in FILES]
-    p = run_micropython(ROOT / "tests" / "scenarios" / "runner.py", *rel, heap="192K", timeout=600)
+    mpy = compile_mpy(tmp_path / "mpy")
+    p = run_micropython(ROOT / "tests" / "scenarios" / "runner.py", *rel, heap="192K", timeout=600,
+                        first_path=mpy)
     tail = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
     assert tail == "{} passed, 0 failed".format(len(FILES)), tail
