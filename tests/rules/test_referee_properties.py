@@ -28,7 +28,8 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 from shared_rules.link import names
 from shared_rules.rules import common
 from shared_rules.rules.data import clone
-from shared_rules.rules.referee import COMMANDS, FOUL_CODES, Referee
+from shared_rules.rules.commands import COMMANDS, FOUL_CODES
+from shared_rules.rules.referee import Referee
 from tests.conftest import SHARED
 
 EXAMPLES = int(os.environ.get("REFEREE_PROPERTY_EXAMPLES", "200"))
