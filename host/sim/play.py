@@ -5,7 +5,7 @@ name balls that can really drop. Times are seconds from the start of the shot.
 """
 import random
 
-from shared_rules.link.names import POCKET, RAIL, MOTION, BUTTON, BUTTON_NEW_GAME, PRESS
+from shared_rules.link.names import POCKET, RAIL, MOTION, BUTTON, BUTTON_NEW_GAME, LONG_PRESS
 
 SOLIDS = (1, 2, 3, 4, 5, 6, 7)
 STRIPES = (9, 10, 11, 12, 13, 14, 15)
@@ -34,7 +34,8 @@ class TablePlay:
         r = self.rng
         if not self.on_table:
             self.rack()
-            return [(0.0, BUTTON, BUTTON_NEW_GAME, PRESS, 0)], 2.0
+            # The new-game button is held down (a short press is refused as accidental).
+            return [(0.0, BUTTON, BUTTON_NEW_GAME, LONG_PRESS, 0)], 2.0
         ev = [(0.0, MOTION, 0, 1, 0)]
         if self.shots == 0:
             # The break: many rails, often a ball or two down, sometimes a scratch.
