@@ -247,8 +247,24 @@ class Commands:
         elif code == "interference":
             if "interference" in shot["fouls"]:
                 return _fail("that foul is already entered")
+            stopped = None
+            if ball is not None:
+                # GEN.OPPONENT: a ball the opponent stopped on its way to a pocket counts as pocketed.
+                before = self.g if self.pending is not None else self.history[-1][0]
+                if not is_int(ball) or ball not in before["on_table"]:
+                    return _fail("ball must be an object ball that was on the table for that shot")
+                if ball in [d[0] for d in shot["pocketed"]] or ball in shot["jumped"]:
+                    return _fail("ball {} is already counted as pocketed or jumped".format(ball))
+                called = shot["called"] or {}
+                where = body.get("pocket", called.get("pocket"))
+                pocket = names.pocket_index(where)
+                if pocket is None:
+                    return _fail("say which pocket ball {} was heading to (pocket)".format(ball))
+                stopped = [ball, pocket, shot["end_us"] or shot["start_us"], False]
             shot["fouls"].append(code)
             shot["fouler"] = common.other(shot["shooter"])
+            if stopped is not None:
+                shot["pocketed"].append(stopped)
         else:
             if code in shot["fouls"]:
                 return _fail("that foul is already entered")
