@@ -1,44 +1,47 @@
-"""The asyncio main loop: sensors stepped every millisecond, the link written and read.
+"""The asyncio main loop: sensors stepped every millisecond, the link read and written.
 
-`run(board, link)` where `link` is "stdio" (USB CDC on the Pico, the USB bridge on
-ESP32 boards), a machine.UART, or ("tcp", host, port) for the virtual board.
+`main(board, link)` where `link` is a transport (tableboard.transport: Stdio for USB
+CDC on the Pico and the USB bridge on ESP32 boards, Uart for a machine.UART, or any
+object with the same `readinto`/`write`/`drain`), or ("tcp", host, port) for the
+virtual board. `sleep_ms` is asyncio's unless a test passes one on a fake clock.
 """
 import asyncio
+
+from tableboard import transport
 
 STEP_MS = 1
 TX_MS = 5
 
 
-async def sense(board):
+async def sense(board, sleep_ms):
     while True:
         board.step()
-        await asyncio.sleep_ms(STEP_MS)
+        await sleep_ms(STEP_MS)
 
 
-async def tx(board, write, drain=None):
+async def serve(board, link, sleep_ms):
+    """Every TX_MS: hand the board what the host sent, then write what is due out."""
+    inbuf = bytearray(board.cfg.get("in_size", 256))
+    imv = memoryview(inbuf)
     buf = bytearray(board.cfg.get("out_size", 1024))
     mv = memoryview(buf)
     while True:
-        n = board.link_out(buf)
+        n = link.readinto(inbuf)
         if n:
-            write(mv[:n])
-            if drain is not None:
-                await drain()
-        await asyncio.sleep_ms(TX_MS)
-
-
-async def rx(board, reader):
-    while True:
-        data = await reader.read(64)
-        if not data:
-            return
-        board.link_in(data)
+            board.link_in(imv[:n])
+        k = board.link_out(buf)
+        if k:
+            link.write(mv[:k])
+            await link.drain()
+        await sleep_ms(TX_MS)
 
 
 async def _serve_stream(board, reader, writer):
-    t = asyncio.create_task(tx(board, writer.write, writer.drain))
+    """One TCP connection from the host: served until it closes."""
+    link = transport.Stream(reader, writer)
+    t = asyncio.create_task(serve(board, link, asyncio.sleep_ms))
     try:
-        await rx(board, reader)
+        await link.pump()
     finally:
         t.cancel()
         try:
@@ -48,32 +51,33 @@ async def _serve_stream(board, reader, writer):
             pass
 
 
-async def main(board, link, ready=None):
-    asyncio.create_task(sense(board))
-    if link == "stdio":
-        import sys
+async def main(board, link, ready=None, sleep_ms=None):
+    sleep_ms = sleep_ms or asyncio.sleep_ms
+    s = asyncio.create_task(sense(board, sleep_ms))
+    try:
+        if isinstance(link, tuple) and link[0] == "tcp":
+            def on_conn(reader, writer):
+                return _serve_stream(board, reader, writer)
+            srv = await asyncio.start_server(on_conn, link[1], link[2])
+            if ready is not None:
+                ready()
+            while True:
+                await asyncio.sleep_ms(1000)
+        else:
+            if ready is not None:
+                ready()
+            await serve(board, link, sleep_ms)
+    finally:
+        s.cancel()               # a cancelled main leaves no sensing task behind
+
+
+def open_link(machine, lc):
+    """The transport a board configuration's "link" names: USB stdio unless it gives a UART."""
+    if lc.get("uart") is None:
         import micropython
         micropython.kbd_intr(-1)       # frames may hold 0x03; Ctrl-C must not stop the board
-        out = sys.stdout.buffer
-        asyncio.create_task(tx(board, out.write))
-        await rx(board, asyncio.StreamReader(sys.stdin.buffer))
-    elif isinstance(link, tuple) and link[0] == "tcp":
-        def on_conn(reader, writer):
-            return _serve_stream(board, reader, writer)
-        srv = await asyncio.start_server(on_conn, link[1], link[2])
-        if ready is not None:
-            ready()
-        while True:
-            await asyncio.sleep_ms(1000)
-    else:
-        w = asyncio.StreamWriter(link, {})
-        await _serve_stream(board, asyncio.StreamReader(link), w)
-
-
-def open_uart(machine, lc):
-    return machine.UART(lc.get("uart", 0), baudrate=lc.get("baud", 115200),
-                        tx=machine.Pin(lc["tx"]), rx=machine.Pin(lc["rx"]),
-                        txbuf=lc.get("txbuf", 1024), rxbuf=lc.get("rxbuf", 256))
+        return transport.Stdio()
+    return transport.Uart(transport.open_uart(machine, lc))
 
 
 def start(config_path="board.json"):
@@ -90,6 +94,5 @@ def start(config_path="board.json"):
         print("safe mode: link not started, REPL free")
         return
     board = Board(cfg, machine, time)
-    lc = cfg.get("link", {})
-    link = "stdio" if lc.get("uart") is None else open_uart(machine, lc)
+    link = open_link(machine, cfg.get("link", {}))
     asyncio.run(main(board, link))

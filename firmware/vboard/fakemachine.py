@@ -4,7 +4,8 @@ Tests fire pin edges (`pin.drive(level)` calls the interrupt handler like the
 hardware would), set analog values (`m.set_analog(pin, value, mux=channel)`),
 put a colour in front of a TCS34725 (`m.colour(bus, mux_channel).show(...)`)
 and step the clock (`FakeTime.advance_us`), including across the wrap of the
-30-bit `ticks_us`.
+30-bit `ticks_us`. `FakeUART` and `FakeUSB` are the board's link: byte pipes whose
+host end a test writes into and reads from.
 """
 
 PERIOD = 1 << 30
@@ -191,8 +192,130 @@ class _I2C:
         return [0x29] if self.m.tcs else []
 
 
+class _Pipe:
+    """Bytes in flight from the host to the board, in a receive buffer of fixed size."""
+
+    def __init__(self, size):
+        self.buf = bytearray(size)
+        self.n = 0
+        self.overruns = 0        # bytes lost because the buffer was full, as on the hardware
+
+    def put(self, data):
+        for b in data:
+            if self.n < len(self.buf):
+                self.buf[self.n] = b
+                self.n += 1
+            else:
+                self.overruns += 1
+
+    def take_into(self, buf, n):
+        if n > self.n:
+            n = self.n
+        for i in range(n):
+            buf[i] = self.buf[i]
+        for i in range(self.n - n):
+            self.buf[i] = self.buf[n + i]
+        self.n -= n
+        return n
+
+
+class FakeUART:
+    """A machine.UART whose far end is the test's: `host_write` feeds the board's receive buffer,
+    `host_read` takes what the board wrote. A read asking for more bytes than have arrived
+    counts a `stall`: the real one would wait up to `timeout` ms for them."""
+
+    def __init__(self, id=0, baudrate=115200, tx=None, rx=None, txbuf=256, rxbuf=256,
+                 timeout=None, **kw):
+        self.id = id
+        self.baudrate = baudrate
+        self.tx = tx
+        self.rx = rx
+        self.txbuf = txbuf
+        self.timeout = timeout
+        self.rxpipe = _Pipe(rxbuf)
+        self.out = bytearray()
+        self.stalls = 0
+        self.reads = 0
+
+    # --- the board's end -------------------------------------------------------------
+
+    def any(self):
+        return self.rxpipe.n
+
+    def readinto(self, buf, nbytes=None):
+        self.reads += 1
+        n = len(buf) if nbytes is None else nbytes
+        if n > self.rxpipe.n:
+            self.stalls += 1
+        got = self.rxpipe.take_into(buf, n)
+        return got if got else None
+
+    def read(self, nbytes=None):
+        n = self.rxpipe.n if nbytes is None else nbytes
+        buf = bytearray(n)
+        got = self.readinto(buf, n)
+        return bytes(buf[:got]) if got else None
+
+    def write(self, data):
+        self.out.extend(data)
+        return len(data)
+
+    # --- the host's end --------------------------------------------------------------
+
+    def host_write(self, data):
+        self.rxpipe.put(data)
+
+    def host_read(self):
+        d = bytes(self.out)
+        self.out = bytearray()
+        return d
+
+
+class FakeUSB:
+    """USB CDC as the board sees it: `stdin`/`stdout` stand in for sys.stdin.buffer and
+    sys.stdout.buffer, `ready()` for a poll of stdin. Like the real stdin a read waits until
+    every byte asked for has come, so asking for more than has arrived counts a `block`
+    (on a board the whole loop would hang there) and returns only what there is."""
+
+    def __init__(self, size=256):
+        self.rxpipe = _Pipe(size)
+        self.out = bytearray()
+        self.blocks = 0
+        usb = self
+
+        class In:
+            def readinto(self, buf):
+                if len(buf) > usb.rxpipe.n:
+                    usb.blocks += 1
+                return usb.rxpipe.take_into(buf, len(buf))
+
+            def read(self, n):
+                buf = bytearray(n)
+                return bytes(buf[:self.readinto(buf)])
+
+        class Out:
+            def write(self, data):
+                usb.out.extend(data)
+                return len(data)
+
+        self.stdin = In()
+        self.stdout = Out()
+
+    def ready(self):
+        return self.rxpipe.n > 0
+
+    def host_write(self, data):
+        self.rxpipe.put(data)
+
+    def host_read(self):
+        d = bytes(self.out)
+        self.out = bytearray()
+        return d
+
+
 class FakeMachine:
-    """Stands in for the `machine` module: Pin, ADC, I2C, unique_id, with handles for tests."""
+    """Stands in for the `machine` module: Pin, ADC, I2C, UART, unique_id, with handles for tests
+    (`uarts[id]` is the last UART opened on that id)."""
 
     def __init__(self):
         m = self
@@ -204,6 +327,7 @@ class FakeMachine:
         self.adc_reads = 0
         self.on_read = None
         self.on_write = None
+        self.uarts = {}
 
         class Pin(_Pin):
             def __new__(cls, n, mode=-1, pull=-1, value=None):
@@ -222,9 +346,15 @@ class FakeMachine:
             def __init__(self, n, scl=None, sda=None, freq=400000):
                 _I2C.__init__(self, m, n, scl, sda, freq)
 
+        class UART(FakeUART):
+            def __init__(self, id=0, **kw):
+                FakeUART.__init__(self, id, **kw)
+                m.uarts[id] = self
+
         self.Pin = Pin
         self.ADC = ADC
         self.I2C = I2C
+        self.UART = UART
 
     def pin(self, n):
         p = self.pins.get(n)
