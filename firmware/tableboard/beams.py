@@ -3,7 +3,7 @@
 Pure state machines fed with (level, t_us) edges and ticked with the time; they
 call `emit(t_us, kind, index, value, flags)`.
 """
-from shared_rules.link.names import POCKET, CUE, FAULT, UNKNOWN_BALL, FLAG_UNCERTAIN
+from shared_rules.link.names import POCKET, FAULT, UNKNOWN_BALL, FLAG_UNCERTAIN
 from shared_rules.link.names import FAULT_BLOCKED, FAULT_CLEAR, FAULT_SILENT
 
 
