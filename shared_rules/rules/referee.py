@@ -98,6 +98,9 @@ class Referee(Commands):
                 self._end_shot(t, events)
         elif kind == names.POCKET or kind == names.CUE:
             if kind == names.CUE:
+                # CONTRACT: index a pocket 0-5 or 255 (shared return), value 1; else not a sighting.
+                if value != 1 or not (0 <= index <= 5 or index == 255):
+                    return _ok(events)
                 ball = 0
             elif value == names.UNKNOWN_BALL:
                 ball = None
