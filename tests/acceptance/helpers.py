@@ -35,6 +35,9 @@ class Table:
             wait_for(lambda: self.sub.last.get(self.base + "/status") == "online", 15,
                      what="status online")
             wait_for(lambda: self.state(), 10, what="first state")
+            # The port is open once LIGHTS come (bytes written before the open are flushed,
+            # as on a real serial port: a real board would send them again).
+            self.wait_lights(lambda f: True, 0, timeout=5, what="first LIGHTS (port open)")
         return self
 
     def stop(self):

@@ -222,3 +222,24 @@ def test_lights_every_second_and_on_change(table):
     assert "cue_pocketed" in s["last_shot"]["fouls"]
     table.wait_lights(lambda x: x["mask"] & (1 << 8) and x["mask"] & (1 << 9), mark,
                       what="LIGHTS with ball in hand and foul bits")
+
+
+def test_restarted_host_carries_on_from_its_journal(tmp_path, broker, sub):
+    B = 0x00E57A27
+    t = Table(tmp_path, broker, sub, table="rs1").start()
+    t.write(wire.hello(B, MOTION_BOARD), *shot(1, 1_000_000, [(wire.RAIL, 0, 5000)]))
+    t.wait_ack(B, 3)
+    assert t.stop() == 0
+    t2 = Table(tmp_path, broker, sub, table="rs1").start()     # same journal dir
+    try:
+        mark = t2.mark()
+        # No HELLO, no HEARTBEAT: the board simply resends what it thinks is unacknowledged.
+        t2.write(wire.event(3, 1_003_000, wire.MOTION, 0, 0))
+        a = t2.wait_ack(B, 3, after=mark)
+        assert a["wire"] == wire.ack_bytes(B, 3)
+        t2.write(*shot(4, 3_000_000, [(wire.RAIL, 1, 5000), (wire.POCKET, 2, 4)]))
+        t2.wait_ack(B, 7)
+        s = t2.wait_state(lambda s: s["shot"] == 2, what="the second shot judged once")
+        assert s["last_shot"]["pocketed"] == [4]
+    finally:
+        assert t2.stop() == 0

@@ -370,3 +370,47 @@ def test_status_offline_on_stop_and_last_will_on_kill9(tmp_path, broker, sub):
         assert late.messages[-1][1:] == ("offline", True)
     finally:
         late.close()
+
+
+# --- buttons (CONTRACT section 1, EVENT kind 5) and odd sensor values --------
+
+def _events(t, items):
+    b = t.board
+    frames = []
+    for it in items:
+        frames.append(wire.event(b.seq, b.seq * 40_000, *it))
+        b.seq += 1
+    t.write(*frames)
+    t.wait_ack(b.boot, b.seq - 1)
+
+
+def test_buttons_call_safety_undo_new_game(table):
+    t = table
+    new_game(t, game="eight-ball")
+    t.board.legal_break()
+    mark = t.mark()
+    _events(t, [(wire.BUTTON, 4, 1)])                    # button 4 calls pocket 4 (side-right)
+    t.wait_lights(lambda f: f["mask"] & 0x3F == 1 << 4, mark, what="lamp of pocket 4")
+    _events(t, [(wire.BUTTON, 8, 1)])                    # undo: the break is taken back
+    s = t.wait_state(lambda s: s["shot"] == 0, what="undo by button")
+    assert 3 in s["on_table"] and s["last_shot"] is None
+    t.board.legal_break(ball=5)
+    before = t.state()["shot"]
+    _events(t, [(wire.BUTTON, 9, 2)])                    # new game (long press)
+    s = t.wait_state(lambda s: s["shot"] == 0 and 5 in s["on_table"], what="new game by button")
+    assert before == 1 and s["phase"] == "break"
+
+
+def test_odd_sensor_values_do_not_change_the_game(table):
+    t = table
+    new_game(t, game="eight-ball")
+    t.board.legal_break()
+    time.sleep(0.3)
+    before = comparable(t.state())
+    _events(t, [(wire.POCKET, 9, 3), (wire.POCKET, 2, 77), (wire.RAIL, 40, 5), (99, 0, 0),
+                (wire.MOTION, 3, 7), (wire.BUTTON, 15, 9), (wire.CUE, 77, 3)])
+    time.sleep(0.5)
+    assert t.proc.proc.poll() is None
+    after = comparable(t.state())
+    for k in ("shot", "on_table", "shooter", "phase", "players", "last_shot", "ball_in_hand", "winner"):
+        assert after[k] == before[k], k
