@@ -66,7 +66,7 @@ def cmd_replay(args):
         ref.apply(e)
     state = ref.state()
     state["table"] = table
-    state["link"] = {"state": "down", "dropped": dropped}
+    state["link"] = {"state": "down", "dropped": dropped, "corrupt": 0}   # same shape as …/state
     print(json.dumps(state, indent=2, ensure_ascii=False, sort_keys=True))
     return 0
 

@@ -123,6 +123,7 @@ def test_nine_ball_game_without_motion_sensor(tmp_path, broker, sub):
     replayed = json.loads(out.stdout)
     assert set(replayed) == set(final), set(replayed) ^ set(final)
     check_state_shape(replayed, "g9")
+    assert set(replayed["link"]) == set(final["link"]), "replay's link must have the state's shape"
     for k in final:
         if k not in ("link", "shot_clock"):
             assert replayed[k] == final[k], k
