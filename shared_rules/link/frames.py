@@ -72,10 +72,12 @@ def decode_body(body):
     for i in range(len(fields)):
         f[fields[i]] = values[i]
     if t == HELLO:
+        raw = body[3 + size:n - 2]
         try:
-            f["name"] = str(body[3 + size:n - 2], "utf-8")
+            f["name"] = str(raw, "utf-8")
         except Exception:
-            return "name"
+            # The name is only a label: a bad one must not stop the link (the frame's CRC is good).
+            f["name"] = "".join(chr(b) if 32 <= b < 127 else "?" for b in raw)
     return f
 
 

@@ -143,3 +143,12 @@ def test_micropython_runs_the_codec_vectors(shared_dir):
                         shared_dir / "vectors" / "link-v1.json")
     assert p.returncode == 0, p.stderr + p.stdout
     assert "vectors ok" in p.stdout
+
+
+def test_a_hello_with_a_name_that_is_not_utf8_is_still_a_hello():
+    """The name is a label; dropping the frame would stall the link (HELLO is reliable)."""
+    from shared_rules.link.frames import LAYOUT, pack
+    import struct
+    payload = struct.pack(LAYOUT[HELLO][0], 7, 1, 1, 0, 6, 6, 15) + b"t\xff\xfe1"
+    f = FrameReader().feed(pack(HELLO, 0, payload))
+    assert len(f) == 1 and f[0]["boot_id"] == 7 and f[0]["name"] == "t??1"
