@@ -1,7 +1,5 @@
 """CONTRACT section 3: the `billiards` command (run flags, default broker, mqtts://, replay)."""
-import getpass
 import json
-import os
 import pathlib
 import shutil
 import subprocess
@@ -9,7 +7,7 @@ import sys
 
 import pytest
 
-from tests.host.harness import MOSQUITTO, ROOT, wait_for
+from tests.host.harness import ROOT, wait_for
 from tests.acceptance.helpers import Table
 
 pytestmark = pytest.mark.slow
@@ -65,37 +63,14 @@ def test_no_broker_option_uses_or_starts_127_0_0_1_1883(tmp_path, mode):
 @pytest.mark.skipif(not shutil.which("openssl") or not shutil.which("mosquitto_passwd"),
                     reason="needs openssl and mosquitto_passwd")
 def test_mqtts_user_password(tmp_path, sub):
-    from tests.host.test_mqtts import make_ca_and_cert
-    from tests.host.harness import free_port, Subscriber
-    import paho.mqtt.client as mqtt
-    import ssl
-    d = str(tmp_path)
-    make_ca_and_cert(d)
-    subprocess.run(["mosquitto_passwd", "-b", "-c", os.path.join(d, "pw"), "ref", "pa:ss"],
-                   check=True, capture_output=True)
-    os.chmod(os.path.join(d, "pw"), 0o600)
-    port = free_port()
-    with open(os.path.join(d, "m.conf"), "w") as f:
-        f.write("user %s\nlistener %d 127.0.0.1\nallow_anonymous false\npassword_file %s/pw\n"
-                "cafile %s/ca.pem\ncertfile %s/server.pem\nkeyfile %s/server.key\n"
-                % (getpass.getuser(), port, d, d, d, d))
-    broker = subprocess.Popen([MOSQUITTO, "-c", os.path.join(d, "m.conf")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    got = {}
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    c.username_pw_set("ref", "pa:ss")
-    c.tls_set(ca_certs=os.path.join(d, "ca.pem"), cert_reqs=ssl.CERT_REQUIRED)
-    c.on_connect = lambda cl, u, f, rc, p: cl.subscribe("billiards/#")
-    c.on_message = lambda cl, u, m: got.__setitem__(m.topic, m.payload.decode())
-    c.reconnect_delay_set(0.1, 0.5)
+    from tests.host.harness import TlsBroker
+    tls = TlsBroker(tmp_path, "ref", "pa:ss")
+    port, got, ca = tls.port, tls.got, tls.ca
     tables = []
     try:
-        c.connect_async("127.0.0.1", port)
-        c.loop_start()
-
         class FakeBroker:
             url = "mqtts://ref:pa%%3Ass@127.0.0.1:%d" % port
-        t = Table(tmp_path, FakeBroker, sub, table="tls1", extra=["--ca-file", os.path.join(d, "ca.pem")])
+        t = Table(tmp_path, FakeBroker, sub, table="tls1", extra=["--ca-file", ca])
         tables.append(t)
         t.start(wait_state=False)
         wait_for(lambda: got.get("billiards/tls1/status") == "online", 20, what="online over TLS")
@@ -104,7 +79,7 @@ def test_mqtts_user_password(tmp_path, sub):
         # A wrong password never gets the daemon on.
         class WrongPw:
             url = "mqtts://ref:wrong@127.0.0.1:%d" % port
-        t2 = Table(tmp_path, WrongPw, sub, table="tls2", extra=["--ca-file", os.path.join(d, "ca.pem")])
+        t2 = Table(tmp_path, WrongPw, sub, table="tls2", extra=["--ca-file", ca])
         tables.append(t2)
         t2.start(wait_state=False)
         import time
@@ -114,6 +89,4 @@ def test_mqtts_user_password(tmp_path, sub):
     finally:
         for t in tables:
             t.stop()
-        c.loop_stop()
-        broker.terminate()
-        broker.wait(10)
+        tls.stop()

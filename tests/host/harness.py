@@ -70,6 +70,59 @@ class Mosquitto:
             self.proc = None
 
 
+class TlsBroker:
+    """A private mosquitto with TLS (a throwaway CA) and one password account, plus a subscriber
+    logged in over TLS that keeps the last payload per topic (`got`)."""
+
+    def __init__(self, d, user, password):
+        import getpass
+        import ssl
+        self.d = str(d)
+        self.ca = os.path.join(self.d, "ca.pem")
+        _make_ca_and_cert(self.d)
+        pw = os.path.join(self.d, "pw")
+        subprocess.run(["mosquitto_passwd", "-b", "-c", pw, user, password], check=True,
+                       capture_output=True)
+        os.chmod(pw, 0o600)
+        self.port = free_port()
+        conf = os.path.join(self.d, "m.conf")
+        with open(conf, "w") as f:
+            # `user`: mosquitto started as root would drop to "mosquitto" and lose the test files.
+            f.write("user %s\nlistener %d 127.0.0.1\nallow_anonymous false\npassword_file %s\n"
+                    "cafile %s\ncertfile %s/server.pem\nkeyfile %s/server.key\n"
+                    % (getpass.getuser(), self.port, pw, self.ca, self.d, self.d))
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", conf], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        self.got = {}
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        c.username_pw_set(user, password)
+        c.tls_set(ca_certs=self.ca, cert_reqs=ssl.CERT_REQUIRED)
+        c.on_connect = lambda cl, u, f, rc, p: cl.subscribe("billiards/#")
+        c.on_message = lambda cl, u, m: self.got.__setitem__(m.topic, m.payload.decode())
+        c.reconnect_delay_set(0.1, 0.5)
+        c.connect_async("127.0.0.1", self.port)
+        c.loop_start()
+        self.client = c
+
+    def stop(self):
+        self.client.loop_stop()
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def _make_ca_and_cert(d):
+    def run(*a):
+        subprocess.run(a, cwd=d, check=True, capture_output=True)
+    run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+        "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=test-ca")
+    run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key",
+        "-out", "server.csr", "-subj", "/CN=localhost")
+    with open(os.path.join(d, "ext.cnf"), "w") as f:
+        f.write("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+        "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "ext.cnf")
+
+
 class Subscriber:
     """Collects everything under a topic filter; keeps the last payload per topic."""
 
