@@ -16,7 +16,7 @@ MAX_NAME = 32
 PLAY_ON = ("accept", "pass_back", "reshoot", "spot_eight")
 
 COMMANDS = ("new_game", "call", "safety", "push_out", "choose", "foul", "identify", "end_shot", "undo",
-            "lag", "spot", "stalemate", "rack")
+            "lag", "spot", "stalemate", "rack", "legal_break")
 
 
 def _ok(events=None):
@@ -269,6 +269,24 @@ class Commands:
             if code in shot["fouls"]:
                 return _fail("that foul is already entered")
             shot["fouls"].append(code)
+        events = []
+        self._rejudge(events)
+        return _ok(events)
+
+    def _cmd_legal_break(self, body, t_us):
+        """The referee saw enough balls reach a rail on the break: overrules the rail-impact
+        estimate (EB.BREAK-LEGAL, NB.BREAK, SP.BREAK), which piezos alone cannot be sure of."""
+        err = self._last_shot_error()
+        if err:
+            return _fail(err)
+        shot = self.pending if self.pending is not None else self.history[-1][1]
+        if not shot["break"]:
+            return _fail("the last shot was not a break")
+        if shot.get("rails_ruled"):
+            return _fail("the break is already ruled legal")
+        if "illegal_break" in shot["fouls"]:
+            return _fail("an illegal break was entered for that shot; undo it first")
+        shot["rails_ruled"] = True
         events = []
         self._rejudge(events)
         return _ok(events)

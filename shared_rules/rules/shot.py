@@ -21,6 +21,7 @@ def new_shot(g, t_us):
         "fouler": None,          # the player who committed an `interference` foul
         "jumped": [],            # balls that left the table (entered by hand)
         "spotted": [],           # balls put back without penalty (GEN.POCKETED)
+        "rails_ruled": False,    # the referee ruled that enough balls reached a rail (`legal_break`)
     }
 
 

@@ -101,6 +101,7 @@ BODIES = {
     "rack": _maybe([("fifteenth", st.one_of(st.sampled_from(["clear", "rack", "apex", "kitchen"]), junk)),
                     ("cue", st.one_of(st.sampled_from(["clear", "rack"]), junk)),
                     ("extra", junk)]),
+    "legal_break": _maybe([("extra", junk)]),
 }
 
 command = st.one_of(
@@ -139,7 +140,7 @@ played = st.tuples(st.just("shot"), st.lists(st.one_of(rail, rail, drop), max_si
                    st.sampled_from(["motion", "end_shot", "quiet", "none"]))
 fact = st.one_of(*[BODIES[n].map(lambda b, n=n: ("cmd", n, b)) for n in
                    ("foul", "foul", "identify", "identify", "choose", "choose", "undo", "undo", "spot", "call", "rack", "lag",
-                    "stalemate", "safety", "push_out")])
+                    "stalemate", "safety", "push_out", "legal_break")])
 
 
 @st.composite

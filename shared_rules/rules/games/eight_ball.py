@@ -21,7 +21,10 @@ BREAK_RAILS = 4          # EB.BREAK-LEGAL: object balls that must reach a rail
 
 
 def break_reached_rails(shot, settings):
-    """EB.BREAK-LEGAL by rail impacts: the calibrated estimator of distinct object balls at a rail."""
+    """EB.BREAK-LEGAL by rail impacts: the calibrated estimator of distinct object balls at a rail,
+    unless the referee ruled that enough balls reached a rail (`legal_break`)."""
+    if shot.get("rails_ruled"):
+        return True
     return estimator.break_reached_rails([tuple(r) for r in shot["rails"]], BREAK_RAILS,
                                          settings.get("break_estimator"), rack=15)
 

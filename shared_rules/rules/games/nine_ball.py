@@ -91,6 +91,8 @@ def resolve(g, shot, settings):
 
 def break_rails_ok(shot, settings):
     """NB.BREAK: "какие-либо четыре шара должны коснуться бортов": any four balls, the cue ball may be one."""
+    if shot.get("rails_ruled"):          # the referee saw enough balls reach a rail (`legal_break`)
+        return True
     impacts = [tuple(r) for r in shot["rails"]]
     return break_reached_rails(impacts, 3, settings.get("break_estimator"), cue_ball=True, rack=9)
 

@@ -237,9 +237,11 @@ def _spot_back(g, balls, clauses, events):
 
 def _safe_break(shot, settings):
     """SP.BREAK safe break: the cue ball and two object balls reached a rail (rail piezos, estimated)."""
+    if shot.get("rails_ruled"):
+        return True
     try:
         return break_reached_rails([tuple(r) for r in shot["rails"]], SAFE_BREAK_BALLS,
-                                   settings.get("break_estimator"), 15, True)
+                                   settings.get("break_estimator"), cue_ball=True, rack=15)
     except Exception:  # bad estimator parameters must not leave a break unjudged: count impacts
         return len(shot["rails"]) >= SAFE_BREAK_BALLS + 1
 
