@@ -192,13 +192,15 @@ def _foul_clauses(shot, codes, base):
     return out
 
 
-def _charge_foul(g, p, codes, clauses, events):
-    """SP.FOUL and SP.3-FOULS: one point; a second foul in a row warns; a third costs 15 more."""
+def _charge_foul(g, p, codes, clauses, events, points=1, counts=True):
+    """SP.FOUL and SP.3-FOULS: one point (or the break's `points`); a second foul in a row warns;
+    a third costs 15 more. `counts` is off for a penalty that is not a foul of the run (the -2
+    of an illegal break alone)."""
     pl = g["players"][p]
-    pl["fouls"] += 1
-    points = 1
+    if counts:
+        pl["fouls"] += 1
     codes = list(codes)
-    third = pl["fouls"] >= 3
+    third = counts and pl["fouls"] >= 3
     if third:
         points += THIRD_FOUL_EXTRA
         codes.append("three_fouls")
@@ -298,22 +300,10 @@ def judge(g, shot, settings, events):
             # биток, то объявляется фол ... начинает действовать правило о трех нарушениях" (SP.BREAK-SCRATCH).
             codes = ["illegal_break"] + fouls
             cl = _foul_clauses(shot, fouls, ["SP.BREAK"])
-            pl = g["players"][p]
-            points = BREAK_PENALTY
-            third = False
-            if fouls:
-                pl["fouls"] += 1
-                if pl["fouls"] >= 3:
-                    third = True
-                    points += THIRD_FOUL_EXTRA
-                    codes.append("three_fouls")
-                    cl.append("SP.3-FOULS")
-                    pl["fouls"] = 0
-            pl["score"] -= points
-            common.record_foul(g, p, codes, cl, events)
-            events[-1]["points"] = -points
-            if pl["fouls"] == 2:
-                _warn_two(g, p, events)
+            third = _charge_foul(g, p, codes, cl, events, BREAK_PENALTY, bool(fouls))
+            if third:
+                codes.append("three_fouls")
+                cl.append("SP.3-FOULS")
             _spot_back(g, balls + jumped, ["SP.BREAK"], events)
             if cue_out:
                 common.give_ball_in_hand(g, o, "kitchen", ["SP.BREAK-SCRATCH"], events)
