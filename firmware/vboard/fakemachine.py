@@ -219,7 +219,20 @@ class _Pipe:
         return n
 
 
-class FakeUART:
+class _HostEnd:
+    """The host's end of a fake link: what it writes arrives in `rxpipe`, what the board wrote
+    collects in `out`."""
+
+    def host_write(self, data):
+        self.rxpipe.put(data)
+
+    def host_read(self):
+        d = bytes(self.out)
+        self.out = bytearray()
+        return d
+
+
+class FakeUART(_HostEnd):
     """A machine.UART whose far end is the test's: `host_write` feeds the board's receive buffer,
     `host_read` takes what the board wrote. A read asking for more bytes than have arrived
     counts a `stall`: the real one would wait up to `timeout` ms for them."""
@@ -260,18 +273,9 @@ class FakeUART:
         self.out.extend(data)
         return len(data)
 
-    # --- the host's end --------------------------------------------------------------
-
-    def host_write(self, data):
-        self.rxpipe.put(data)
-
-    def host_read(self):
-        d = bytes(self.out)
-        self.out = bytearray()
-        return d
 
 
-class FakeUSB:
+class FakeUSB(_HostEnd):
     """USB CDC as the board sees it: `stdin`/`stdout` stand in for sys.stdin.buffer and
     sys.stdout.buffer, `ready()` for a poll of stdin. Like the real stdin a read waits until
     every byte asked for has come, so asking for more than has arrived counts a `block`
@@ -303,14 +307,6 @@ class FakeUSB:
 
     def ready(self):
         return self.rxpipe.n > 0
-
-    def host_write(self, data):
-        self.rxpipe.put(data)
-
-    def host_read(self):
-        d = bytes(self.out)
-        self.out = bytearray()
-        return d
 
 
 class FakeMachine:
