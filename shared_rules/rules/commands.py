@@ -265,6 +265,7 @@ class Commands:
             shot["fouler"] = common.other(shot["shooter"])
             if stopped is not None:
                 shot["pocketed"].append(stopped)
+                shot["stopped"] = ball
         else:
             if code in shot["fouls"]:
                 return _fail("that foul is already entered")

@@ -22,6 +22,7 @@ def new_shot(g, t_us):
         "jumped": [],            # balls that left the table (entered by hand)
         "spotted": [],           # balls put back without penalty (GEN.POCKETED)
         "rails_ruled": False,    # the referee ruled that enough balls reached a rail (`legal_break`)
+        "stopped": None,         # the ball the opponent stopped on its way to a pocket (GEN.OPPONENT)
     }
 
 

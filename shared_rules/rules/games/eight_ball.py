@@ -205,7 +205,27 @@ def judge(g, shot, settings, events):
     return _judge_play(g, shot, settings, events)
 
 
+def _stopped_eight(shot):
+    """GEN.OPPONENT: the opponent stopped the 8 on its way to a pocket (`foul interference` with
+    ball 8): it counts as pocketed there."""
+    return ("interference" in shot["fouls"] and shot.get("stopped") == 8 and 8 not in shot["spotted"])
+
+
 def _judge_break(g, shot, settings, events):
+    if _stopped_eight(shot):
+        # GEN.OPPONENT: "шар считается сыгранным": the 8 the opponent stopped counts as pocketed on the
+        # break (EB.BREAK-8, EB.BREAK-8-SCRATCH); the opponent's foul is recorded besides.
+        common.record_foul(g, common.other(shot["shooter"]), ["interference"], ["GEN.OPPONENT"], events)
+        own = dict(shot)
+        own["fouls"] = [c for c in shot["fouls"] if c != "interference"]
+        v = _judge_break_shot(g, own, settings, events)
+        v["fouls"] = ["interference"] + v["fouls"]
+        v["clauses"] = _add(list(v["clauses"]), ["GEN.OPPONENT"])
+        return v
+    return _judge_break_shot(g, shot, settings, events)
+
+
+def _judge_break_shot(g, shot, settings, events):
     p = shot["shooter"]
     o = common.other(p)
     spotted = shot["spotted"]
@@ -231,7 +251,8 @@ def _judge_break(g, shot, settings, events):
     common.take_down(g, jumped)
     clauses = []
     if "interference" in shot["fouls"]:
-        # GEN.OPPONENT: the opponent's foul; the 8 returns (EB.STAY-DOWN), the breaker plays on in hand.
+        # GEN.OPPONENT: the opponent's foul; the position is restored, so an 8 that dropped returns
+        # (EB.STAY-DOWN), and the breaker plays on in hand.
         if eight:
             _respot(g, [8], ["GEN.OPPONENT", "EB.STAY-DOWN"], events)
         common.record_foul(g, o, ["interference"], ["GEN.OPPONENT"], events)
@@ -359,11 +380,21 @@ def _judge_play(g, shot, settings, events):
         clauses = _lose(g, p, 3, ["GEN.JUMPED"], events, "jumped the 8 off the table",
                         "выбил восьмёрку за борт")
         return {"fouls": codes, "clauses": clauses, "credited": []}
+    if 8 in balls and interference and not _stopped_eight(shot):
+        # The 8 dropped while the opponent touched another ball: his foul spoiled the shot and the
+        # position is restored (GEN.OPPONENT); the 8 goes back (EB.STAY-DOWN).
+        _respot(g, [8], ["EB.STAY-DOWN", "GEN.OPPONENT"], events)
+        balls = [b for b in balls if b != 8]
     if 8 in balls:
         why = None
         if interference:
-            why = None
-        elif codes:
+            # GEN.OPPONENT: "Если соперник намеренно препятствует движению шара по направлению к лузе,
+            # шар считается сыгранным": the 8 is judged as if it dropped in the pocket it was heading
+            # to (EB.LOSS or the win), with the shooter's own fouls; the opponent's foul is recorded.
+            common.record_foul(g, o, ["interference"], ["GEN.OPPONENT"], events)
+            codes = [c for c in common.sensor_fouls(shot, True)
+                     if not (was_open and c == "wrong_first_contact")]
+        if codes:
             common.record_foul(g, p, codes, _foul_clauses(g, codes, was_open, False, balls, shot["jumped"]),
                                events)
             why = (1, "pocketed the 8 on a foul", "забил восьмёрку с нарушением правил")
@@ -385,16 +416,15 @@ def _judge_play(g, shot, settings, events):
                 why = (4, "pocketed the 8 in a pocket that was not called ({})".format(where),
                        "забил восьмёрку не в заказанную лузу ({})".format(where))
             else:
-                common.game_over(g, p, ["EB.CONTINUE", "EB.GROUPS", "EB.CALL"], events,
+                opp = ["GEN.OPPONENT"] if interference else []
+                common.game_over(g, p, ["EB.CONTINUE", "EB.GROUPS", "EB.CALL"] + opp, events,
                                  "the 8 pocketed after clearing the group",
                                  "восьмёрка забита после своей группы")
-                return {"fouls": [], "clauses": ["EB.CONTINUE", "EB.GROUPS"], "credited": [8]}
-        if why is not None:
-            clauses = _lose(g, p, why[0], [], events, why[1], why[2])
-            return {"fouls": codes, "clauses": clauses, "credited": []}
-        # Interference: the opponent's foul spoiled the shot; the 8 goes back (EB.STAY-DOWN).
-        _respot(g, [8], ["EB.STAY-DOWN", "GEN.OPPONENT"], events)
-        balls = [b for b in balls if b != 8]
+                return {"fouls": ["interference"] if interference else [],
+                        "clauses": ["EB.CONTINUE", "EB.GROUPS"] + opp, "credited": [8]}
+        clauses = _lose(g, p, why[0], ["GEN.OPPONENT"] if interference else [], events, why[1], why[2])
+        return {"fouls": (["interference"] if interference else []) + codes, "clauses": clauses,
+                "credited": []}
 
     if jumped:
         # EB.JUMP: jumped object balls go on the foot spot (or down the long string behind it).
