@@ -4,7 +4,7 @@ Each handler validates everything first and changes nothing when it refuses, so
 a refused command never reaches the journal and a replay never meets one.
 """
 from shared_rules.link import names
-from shared_rules.rules import common
+from shared_rules.rules import common, settings as settings_mod
 from shared_rules.rules.data import clone, is_int
 from shared_rules.rules.events import event
 from shared_rules.rules.games import GAMES, module_for
@@ -70,10 +70,13 @@ class Commands:
         if not is_int(breaker) or breaker not in (0, 1):
             return _fail("breaker must be 0 or 1")
         st = clone(self.defaults)
-        for k in ("miss_option", "strict_jump"):
+        for k in settings_mod.CHOICES:
             if k in body:
-                if not isinstance(body[k], bool):
-                    return _fail("{} must be true or false".format(k))
+                allowed = settings_mod.CHOICES[k]
+                if not [v for v in allowed if v == body[k] and type(v) is type(body[k])]:
+                    if isinstance(allowed[0], bool):
+                        return _fail("{} must be true or false".format(k))
+                    return _fail("{} must be one of {}".format(k, ", ".join(allowed)))
                 st[k] = body[k]
         if "shot_clock" in body:
             sc = body["shot_clock"]

@@ -1,4 +1,8 @@
-"""Match and table settings; the defaults are the seed texts' own behaviour."""
+"""Match and table settings; the defaults are the seed texts' own behaviour.
+
+A setting that departs from the seed is a named house rule (docs/referee.md lists each with the
+clause it changes); CHOICES says which values a `new_game` body may give it.
+"""
 from shared_rules.rules.data import clone
 
 DEFAULTS = {
@@ -6,6 +10,13 @@ DEFAULTS = {
     "miss_option": False,
     # SP.STRICT-JUMP: in straight pool any ball leaving the table is a foul.
     "strict_jump": False,
+    # SP.BREAK: an opening break with neither a called ball made nor a safe break costs two points
+    # and the opponent plays on ("penalty", the seed); "wpa": the opponent also chooses to accept
+    # the table or make the breaker break again (WPA rules).
+    "sp_illegal_break": "penalty",
+    # SP.CALL: in straight pool a ball counts only if it was called; a shot without a call is a
+    # safety (true, the seed). false: an uncalled ball is an obvious shot and scores.
+    "call_required": True,
     # GEN.SLOW-PLAY: seconds a player has to prepare and play a shot; None is no limit.
     "shot_clock": None,
     # SP.TARGET: points that win a straight-pool game.
@@ -20,6 +31,14 @@ DEFAULTS = {
     "undo_depth": 10,
     # Legal-break estimator parameters (rules/break_estimator.py); None is its calibrated default.
     "break_estimator": None,
+}
+
+# House-rule settings a `new_game` body may set, with their allowed values.
+CHOICES = {
+    "miss_option": (False, True),
+    "strict_jump": (False, True),
+    "call_required": (True, False),
+    "sp_illegal_break": ("penalty", "wpa"),
 }
 
 

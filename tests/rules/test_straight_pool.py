@@ -48,7 +48,7 @@ def test_whole_game_to_150_replays_to_the_same_final_score():
     path = str(ROOT / "tests" / "scenarios" / "straight-pool" / "to-150.jsonl")
     r = run_scenario(load(path))
     s = r.ref.state()
-    # Anna: -2 (re-break) -18 (three fouls) + 40 + 15 = 35; Bob: 20 + 5 + 3 + 30 + 25 + 67 = 150.
+    # Anna: -2 (illegal opening break) -18 (three fouls) + 40 + 15 = 35; Bob: 20 + 5 + 3 + 30 + 25 + 67 = 150.
     assert [p["score"] for p in s["players"]] == [35, 150]
     assert s["winner"] == 1 and s["phase"] == "over"
     again = replay(r.journal).state()
@@ -89,7 +89,7 @@ def test_rack_command_is_refused_in_other_games():
 def test_scratch_on_an_illegal_break_costs_two_once_and_opens_the_foul_run():
     # "Если при разбитии пирамиды в лузу падает биток, то объявляется фол ... начинает действовать
     # правило о трех нарушениях": the scratch is a foul of the run; the shot is penalised once (-2).
-    r = game()
+    r = game(sp_illegal_break="wpa")
     s = shot(r, rails=1, cue=True, pocketed=[[3, "side-left"]])
     assert scores(r) == [-2, 0]
     assert s["players"][0]["fouls"] == 1
@@ -103,7 +103,8 @@ def test_scratch_on_an_illegal_break_costs_two_once_and_opens_the_foul_run():
 
 @pytest.mark.clause("SP.BREAK")
 def test_a_shot_while_the_break_choice_is_open_accepts_the_table():
-    r = game()
+    # House rules: the WPA break choice, and obvious shots (the call is refused while the choice is open).
+    r = game(sp_illegal_break="wpa", call_required=False)
     shot(r, rails=0)
     assert r.ref.state()["phase"] == "decision"
     assert not cmd(r, "call", {"ball": 5, "pocket": "foot-left"})["ok"]   # choose first

@@ -312,7 +312,8 @@ def judge(g, shot, settings, events):
             if third:
                 # The third foul's choice (re-rack all 15, the offender breaks) covers the re-break.
                 _offender_choice(g, o, p, events)
-            else:
+            elif settings.get("sp_illegal_break") == "wpa":
+                # House rule `sp_illegal_break: wpa`: the opponent may also make the breaker break again.
                 common.offer(g, o, ["accept", "rebreak"], ["SP.BREAK"], events,
                              "{}: play the table as it lies, or make {} break again".format(
                                  common.name(g, o), common.name(g, p)),
@@ -346,9 +347,18 @@ def judge(g, shot, settings, events):
     # A shot without a foul clears the shooter's foul run (SP.3-FOULS).
     g["players"][p]["fouls"] = 0
     keep_turn = interfered
-    if shot["safety"] or (brk and cp is None):
+    uncalled = cp is None and not shot["safety"] and not brk and settings.get("call_required", True)
+    if shot["safety"] or (brk and cp is None) or uncalled:
         # SP.SAFETY: no call, the inning ends, pocketed balls are spotted. An uncalled break is a safe break.
-        clause = "SP.SAFETY" if shot["safety"] else "SP.BREAK"
+        # SP.CALL: "До удара игрок должен заказать прицельный шар и лузу": a shot without a call is a
+        # safety ("отыгрыш, то есть удар без заказа") unless the house allows obvious shots (call_required).
+        clause = "SP.BREAK" if brk and not shot["safety"] else "SP.SAFETY"
+        if uncalled:
+            clauses.append("SP.CALL")
+            if balls:
+                events.append(event("warning", p, ["SP.CALL", "SP.SAFETY"],
+                                    "No ball and pocket called: a safety; the balls are spotted",
+                                    "Шар и луза не заказаны: отыгрыш; шары выставляются"))
         _spot_back(g, balls + jumped, [clause], events)
         clauses.append(clause)
         if not keep_turn:

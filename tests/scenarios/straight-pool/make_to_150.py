@@ -1,5 +1,5 @@
 """Writes to-150.jsonl: a whole straight-pool game to 150 (SP.WIN) with several re-racks (SP.RERACK,
-SP.14-15), an illegal opening break (SP.BREAK), a three-foul -18 (SP.3-FOULS) and runs from the kitchen.
+SP.14-15), an illegal opening break (SP.BREAK, -2 and the opponent plays on), a three-foul -18 (SP.3-FOULS) and runs from the kitchen.
 
 The script keeps its own small ledger of the table (balls left, scores, foul runs, who shoots)
 and writes an `expect` step after every inning, so the file checks the referee against an
@@ -106,20 +106,12 @@ class Ledger:
 def game():
     g = Ledger()
     g.add({"cmd": "new_game", "body": {"game": "straight-pool", "players": ["Anna", "Bob"], "target": 150}})
-    # SP.BREAK: a break with two rails and no call costs 2; Bob makes Anna break again.
+    # SP.BREAK: a break with two rails and no call costs 2, and that is all; Bob plays the table.
     g.add({"shot": {"rails": 2}})
     g.score[0] -= 2
     g.shooter = 1
     g.bih = None
-    g.expect(phase="decision", decision={"player": 1, "options": ["accept", "rebreak"]})
-    g.add({"cmd": "choose", "body": {"option": "rebreak"}})
-    g.shooter = 0
-    g.bih = "kitchen"
-    g.expect(phase="break")
-    g.add({"shot": {"rails": 8}})           # a safe break: cue ball and object balls to the rails
-    g.shooter = 1
-    g.bih = None
-    g.expect(phase="play")
+    g.expect(phase="play", decision=None)
 
     g.run(20, unknown_every=7)              # Bob: re-rack after 14, shoots on
     g.miss()
@@ -160,7 +152,7 @@ def game():
 def main():
     g = game()
     scenario = {
-        "name": "A whole straight-pool game to 150: a re-break, runs across {} re-racks, three fouls for -18, "
+        "name": "A whole straight-pool game to 150: an illegal opening break (-2), runs across {} re-racks, three fouls for -18, "
                 "a safety, and the winning ball (final score Anna {} : Bob {})".format(g.racks, g.score[0], g.score[1]),
         "clauses": ["SP.BREAK", "SP.RERACK", "SP.14-15", "SP.3-FOULS", "SP.WIN", "SP.POINT", "SP.CONTINUE"],
         "steps": g.steps,
