@@ -91,7 +91,10 @@ class Commands:
             return _fail("race_to must be a whole number of games from 1 to 99")
         if self.open is not None:
             return _fail("the balls are still rolling; wait until the shot ends")
-        self.g = self._fresh(game, players, breaker, st, race, target)
+        fresh = self._fresh(game, players, breaker, st, race, target)
+        # The game it replaces stays one undo away (a new game pressed by mistake is not final).
+        self.before_new = self._whole_game() if self.g is not None else None
+        self.g = fresh
         self.history = []
         self.pending = None
         self.facts_open = False
@@ -351,6 +354,8 @@ class Commands:
         if self.pending is not None:
             self.pending = None
             self.g["needs"] = []
+        elif not self.history and self.before_new is not None:
+            return self._undo_new_game()
         elif not self.history:
             return _fail("there is no shot to take back")
         else:
@@ -363,6 +368,23 @@ class Commands:
                             "Last shot taken back: {} to shoot".format(common.name(g, g["shooter"])),
                             "Последний удар отменён: бьёт {}".format(common.name(g, g["shooter"]))))
         return _ok(events)
+
+    def _whole_game(self):
+        """What `undo` needs to bring a replaced game back; new_game builds new objects, so no copy."""
+        return (self.g, self.history, self.pending, self.facts_open, self.chosen, self.ended_us,
+                self.last_game, self.last_players)
+
+    def _undo_new_game(self):
+        """`undo` right after new_game: the game it replaced comes back as it was."""
+        (self.g, self.history, self.pending, self.facts_open, self.chosen, self.ended_us,
+         self.last_game, self.last_players) = self.before_new
+        self.before_new = None
+        g = self.g
+        return _ok([event("undo", g["shooter"], [],
+                          "New game taken back: the {} game goes on, {} to shoot".format(
+                              g["game"], common.name(g, g["shooter"])),
+                          "Новая партия отменена: прежняя партия ({}) продолжается, бьёт {}".format(
+                              g["game"], common.name(g, g["shooter"])), {"new_game": True})])
 
     def _cmd_lag(self, body, t_us):
         """GEN.LAG / SP.BREAK-CHOICE: the lag winner breaks or hands the break over."""

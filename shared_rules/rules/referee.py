@@ -28,6 +28,7 @@ class Referee(Commands):
         self.facts_open = False     # the last judged shot can still take fouls and identities
         self.chosen = None          # (option, shot): a choice that left the table as it lies
         self.faults = []
+        self.before_new = None      # the game a new_game replaced, while undo can still bring it back
         self.last_game = None
         self.last_players = ["Player 1", "Player 2"]
 
@@ -64,12 +65,14 @@ class Referee(Commands):
 
     def _save(self):
         return (clone(self.g), clone(self.open), self.last_activity, self.ended_us,
-                len(self.history), clone(self.pending), self.facts_open, self.chosen)
+                len(self.history), clone(self.pending), self.facts_open, self.chosen, self.before_new,
+                self.history, self.last_game, self.last_players)
 
     def _restore(self, s):
         self.g, self.open, self.last_activity, self.ended_us = s[0], s[1], s[2], s[3]
+        self.history, self.last_game, self.last_players = s[9], s[10], s[11]
         del self.history[s[4]:]
-        self.pending, self.facts_open, self.chosen = s[5], s[6], s[7]
+        self.pending, self.facts_open, self.chosen, self.before_new = s[5], s[6], s[7], s[8]
 
     # ---------------------------------------------------------------- sensors
     def _sensor(self, e):
@@ -222,6 +225,7 @@ class Referee(Commands):
             depth = self.defaults["undo_depth"]
             if len(self.history) > depth:
                 del self.history[0:len(self.history) - depth]
+                self.before_new = None     # undo can no longer reach this game's start
         p = shot["shooter"]
         g["warning"] = None
         g["ball_in_hand"] = None      # the cue ball in hand was used by this shot
@@ -377,7 +381,7 @@ class Referee(Commands):
         s["shot_open"] = self.open is not None
         s["shot_clock"] = g["settings"]["shot_clock"]
         s["faults"] = clone(self.faults)
-        s["can_undo"] = bool(self.history) or self.pending is not None
+        s["can_undo"] = bool(self.history) or self.pending is not None or self.before_new is not None
         if g["game"] == "eight-ball":
             s["table_open"] = bool(g["table_open"])
         else:
