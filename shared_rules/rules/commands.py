@@ -370,14 +370,17 @@ class Commands:
         return _ok(events)
 
     def _whole_game(self):
-        """What `undo` needs to bring a replaced game back; new_game builds new objects, so no copy."""
-        return (self.g, self.history, self.pending, self.facts_open, self.chosen, self.ended_us,
-                self.last_game, self.last_players)
+        """What `undo` needs to bring a replaced game back; new_game builds new objects, so no copy.
+        Its shot history is left behind: the board's heap holds one game's history, not two."""
+        return (self.g, self.pending, self.last_game, self.last_players)
 
     def _undo_new_game(self):
-        """`undo` right after new_game: the game it replaced comes back as it was."""
-        (self.g, self.history, self.pending, self.facts_open, self.chosen, self.ended_us,
-         self.last_game, self.last_players) = self.before_new
+        """`undo` right after new_game: the game it replaced comes back as it stood."""
+        self.g, self.pending, self.last_game, self.last_players = self.before_new
+        self.history = []
+        self.facts_open = False
+        self.chosen = None
+        self.ended_us = None
         self.before_new = None
         g = self.g
         return _ok([event("undo", g["shooter"], [],

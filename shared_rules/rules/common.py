@@ -1,4 +1,5 @@
 """Rule steps every game shares: turns, fouls, ball in hand, spotting, the foul run."""
+from shared_rules.rules import break_estimator
 from shared_rules.rules.events import event
 
 GROUP_NAMES_RU = {"solids": "цветные", "stripes": "полосатые"}
@@ -163,3 +164,20 @@ def game_over(g, winner, clauses, events, en_why, ru_why):
     events.append(event("over", winner, clauses,
                         "{} wins the game: {}".format(name(g, winner), en_why),
                         "{} выиграл партию: {}".format(name(g, winner), ru_why)))
+
+
+def break_rails_reached(shot, settings, needed, cue_ball=False, rack=15):
+    """Did `needed` balls (object balls, plus the cue ball when `cue_ball`) reach a rail on the break?
+
+    The referee's `legal_break` (shot.rails_ruled) settles it; otherwise the calibrated
+    estimator over the rail impacts (break_estimator) says. Bad estimator parameters must not
+    leave a break unjudged, so they fall back to counting the impacts.
+    """
+    if shot.get("rails_ruled"):
+        return True
+    impacts = [tuple(r) for r in shot["rails"]]
+    try:
+        return break_estimator.break_reached_rails(impacts, needed, settings.get("break_estimator"),
+                                                   cue_ball=cue_ball, rack=rack)
+    except Exception:
+        return len(impacts) >= needed + (1 if cue_ball else 0)

@@ -9,7 +9,7 @@ Game-specific state in g["x"]: `dk`, the kind of pending decision
 cue ball goes if an illegal break is accepted.
 """
 from shared_rules.link.names import POCKETS
-from shared_rules.rules import break_estimator as estimator, common
+from shared_rules.rules import common
 from shared_rules.rules.events import event
 from shared_rules.rules.games.base import (check_push_out, unknown_drops, resolve_called, needs_for,
                                            extra_state)
@@ -21,12 +21,8 @@ BREAK_RAILS = 4          # EB.BREAK-LEGAL: object balls that must reach a rail
 
 
 def break_reached_rails(shot, settings):
-    """EB.BREAK-LEGAL by rail impacts: the calibrated estimator of distinct object balls at a rail,
-    unless the referee ruled that enough balls reached a rail (`legal_break`)."""
-    if shot.get("rails_ruled"):
-        return True
-    return estimator.break_reached_rails([tuple(r) for r in shot["rails"]], BREAK_RAILS,
-                                         settings.get("break_estimator"), rack=15)
+    """EB.BREAK-LEGAL by rail impacts: at least four object balls reached a rail."""
+    return common.break_rails_reached(shot, settings, BREAK_RAILS, rack=15)
 
 
 # ------------------------------------------------------------------ groups

@@ -7,7 +7,6 @@ push-out) and `missed` (the player whose last shot was a miss under the miss
 option, for the second-miss rule).
 """
 from shared_rules.rules import common
-from shared_rules.rules.break_estimator import break_reached_rails
 from shared_rules.rules.events import event
 from shared_rules.rules.games.base import guess, needs_for, unknown_drops  # noqa: F401 (guess: interface)
 from shared_rules.rules.shot import known_pocketed
@@ -91,10 +90,7 @@ def resolve(g, shot, settings):
 
 def break_rails_ok(shot, settings):
     """NB.BREAK: "какие-либо четыре шара должны коснуться бортов": any four balls, the cue ball may be one."""
-    if shot.get("rails_ruled"):          # the referee saw enough balls reach a rail (`legal_break`)
-        return True
-    impacts = [tuple(r) for r in shot["rails"]]
-    return break_reached_rails(impacts, 3, settings.get("break_estimator"), cue_ball=True, rack=9)
+    return common.break_rails_reached(shot, settings, 3, cue_ball=True, rack=9)
 
 
 def _foul_clauses(fouls, shot):

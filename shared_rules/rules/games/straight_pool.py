@@ -8,10 +8,6 @@ into the called pocket (SP.WRONG-POCKET).
 """
 from shared_rules.link.names import POCKETS
 from shared_rules.rules import common
-try:
-    from shared_rules.rules.break_estimator import break_reached_rails
-except ImportError:
-    break_reached_rails = None
 from shared_rules.rules.events import event
 from shared_rules.rules.games.base import check_push_out  # noqa: F401  (no push-out in 14.1)
 
@@ -238,14 +234,8 @@ def _spot_back(g, balls, clauses, events):
 
 
 def _safe_break(shot, settings):
-    """SP.BREAK safe break: the cue ball and two object balls reached a rail (rail piezos, estimated)."""
-    if shot.get("rails_ruled"):
-        return True
-    try:
-        return break_reached_rails([tuple(r) for r in shot["rails"]], SAFE_BREAK_BALLS,
-                                   settings.get("break_estimator"), cue_ball=True, rack=15)
-    except Exception:  # bad estimator parameters must not leave a break unjudged: count impacts
-        return len(shot["rails"]) >= SAFE_BREAK_BALLS + 1
+    """SP.BREAK safe break: the cue ball and two object balls reached a rail."""
+    return common.break_rails_reached(shot, settings, SAFE_BREAK_BALLS, cue_ball=True, rack=15)
 
 
 def _offender_choice(g, chooser, offender, events):
