@@ -1,4 +1,4 @@
-"""`billiards` command line (CONTRACT section 3): run, replay, coverage."""
+"""`billiards` command line (CONTRACT section 3): run, replay, coverage, history."""
 import argparse
 import json
 import os
@@ -42,8 +42,21 @@ def build_parser():
                    help="also drive an AWTRIX 3 clock listening under this MQTT prefix (e.g. awtrix_1a2b3c)")
     r.add_argument("--discovery-prefix", default="homeassistant",
                    help="Home Assistant discovery prefix; 'none' turns discovery off")
+    r.add_argument("--name", default=None, metavar="TEXT",
+                   help='the table\'s name in Home Assistant, e.g. "Table by the window" '
+                   '(default: Pool table <table>)')
+    r.add_argument("--history-db", default=None, metavar="FILE",
+                   help="SQLite file of finished matches (default: history.sqlite3 in the journal directory)")
     r.add_argument("--shot-clock", type=int, default=None, metavar="SECONDS",
                    help="shot clock for every game (GEN.SLOW-PLAY), e.g. 60; a new_game body may set its own")
+    hp = sub.add_parser("history", help="finished matches and per-player totals (what /history shows)")
+    hp.add_argument("--journal", default="journal", help="journal directory (default ./journal)")
+    hp.add_argument("--history-db", default=None, metavar="FILE",
+                    help="SQLite file (default: history.sqlite3 in the journal directory)")
+    hp.add_argument("--rebuild", action="store_true",
+                    help="empty the database and fold every journal in the directory again")
+    hp.add_argument("--limit", type=int, default=20, help="recent matches shown (default 20)")
+    hp.add_argument("--json", action="store_true", help="print the figures as JSON")
     rp = sub.add_parser("replay", help="judge a journal and print the final state as JSON")
     rp.add_argument("file")
     rp.add_argument("--table", default=None, help="table id (default: the file name)")
@@ -71,7 +84,33 @@ def cmd_replay(args):
     return 0
 
 
-def _start_http(daemon, port):
+def cmd_history(args):
+    from host import history
+    db_path = args.history_db or history.default_db(args.journal)
+    if args.rebuild:
+        if not os.path.isdir(args.journal):
+            print("billiards history: no journal directory %s" % args.journal, file=sys.stderr)
+            return 2
+        n = history.rebuild(db_path, args.journal)
+        print("billiards history: %d finished matches rebuilt from %s into %s" % (n, args.journal, db_path),
+              file=sys.stderr)
+    try:
+        db = history.HistoryDB(db_path)
+    except Exception as e:
+        print("billiards history: %s: %s" % (db_path, e), file=sys.stderr)
+        return 2
+    try:
+        rep = history.report(db, args.limit)
+    finally:
+        db.close()
+    if args.json:
+        print(json.dumps(rep, indent=2, ensure_ascii=False, sort_keys=True))
+    else:
+        sys.stdout.write(history.render_text(rep))
+    return 0
+
+
+def _start_http(daemon, port, pages=()):
     """The TV page server (host/web) on `port`, fed every state through `daemon.listeners`."""
     try:
         from host.web.server import ScoreboardServer
@@ -80,7 +119,10 @@ def _start_http(daemon, port):
               file=sys.stderr)
         return None
     try:
-        server = ScoreboardServer(port=port).start()
+        server = ScoreboardServer(port=port)
+        for page in pages:
+            server.add_page(page)
+        server.start()
     except OSError as e:
         print("billiards: --http %d: %s" % (port, e), file=sys.stderr)
         return None
@@ -89,6 +131,27 @@ def _start_http(daemon, port):
         server.publish(daemon.state)
     print("billiards: TV page on %s" % server.url, file=sys.stderr)
     return server
+
+
+def _tv_url(args, broker):
+    """The TV page's address as Home Assistant will reach it (device configuration_url), or None.
+
+    A page bound to every interface is named by the address this machine uses to reach the
+    broker, which is where Home Assistant lives too (a UDP connect sends nothing)."""
+    if not args.http:
+        return None
+    host = getattr(args, "http_bind", None)
+    if not host or host in ("0.0.0.0", "::"):
+        import socket
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((broker["host"], broker["port"]))
+                host = s.getsockname()[0]
+        except OSError:
+            host = socket.gethostname()
+    if ":" in host:
+        host = "[%s]" % host
+    return "http://%s:%d/" % (host, args.http)
 
 
 def cmd_run(args):
@@ -123,12 +186,20 @@ def cmd_run(args):
         serial_url = sim.url
         print("billiards: no --serial: a simulated table plays on %s" % serial_url, file=sys.stderr)
 
+    from host.outputs.venue import Venue
+    from host import history
+    from host.recorder import MatchRecorder
+    venue = Venue()
+    db_path = args.history_db or history.default_db(args.journal)
     console = None if args.no_console else terminal_printer()
     daemon = Daemon(args.table, serial_url, journal_dir=args.journal, prefix=args.prefix,
                     game=args.game, players=args.players, quiet_s=args.quiet_s, console=console,
                     output_options={"lang": args.lang, "awtrix": args.awtrix,
                                     "discovery_prefix": None if args.discovery_prefix == "none"
-                                    else args.discovery_prefix},
+                                    else args.discovery_prefix,
+                                    "device_name": args.name,
+                                    "configuration_url": _tv_url(args, broker),
+                                    "venue": venue},
                     shot_clock_s=args.shot_clock)
     n = daemon.start_journal()
     if n:
@@ -139,7 +210,14 @@ def cmd_run(args):
                       insecure=args.insecure)
     daemon.attach_mqtt(shell)
     shell.start()
-    http = _start_http(daemon, args.http) if args.http else None
+    recorder = MatchRecorder(args.table, db_path, lambda: [daemon.journal.path], publish=shell.publish,
+                             prefix=args.prefix)
+    daemon.listeners.append(recorder)
+    recorder.start(daemon.state)
+    http = None
+    if args.http:
+        from host.web.venue import VenuePages
+        http = _start_http(daemon, args.http, pages=[VenuePages(venue, db_path)])
 
     def stop(signum, frame):
         daemon.stopping = True
@@ -150,6 +228,7 @@ def cmd_run(args):
         daemon.run()
     finally:
         daemon.close()
+        recorder.stop()
         if http is not None:
             http.stop()
         if sim is not None:
@@ -169,6 +248,8 @@ def main(argv=None):
         return cmd_run(args)
     if args.command == "replay":
         return cmd_replay(args)
+    if args.command == "history":
+        return cmd_history(args)
     return 2
 
 

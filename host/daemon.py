@@ -240,6 +240,19 @@ class Daemon:
         result = {"cmd": name, "ok": ok, "error": err, "id": cid}
         self._publish([(self.base + "/cmd/result", json.dumps(result), False)])
 
+    def _run_output_commands(self, messages):
+        """An output answering a message (e.g. Home Assistant's game select) may ask for a command
+        by returning it on `<base>/cmd/<name>`: it is run here, like one from MQTT, not published."""
+        cmd_prefix = self.base + "/cmd/"
+        rest = []
+        for m in messages:
+            name = m[0][len(cmd_prefix):] if m[0].startswith(cmd_prefix) else None
+            if name and name != "result" and "/" not in name:
+                self.on_command_message(name, m[1])
+            else:
+                rest.append(m)
+        return rest
+
     def _on_queue_item(self, kind, data):
         if kind == "connected":
             self._say("MQTT connected")
@@ -255,11 +268,13 @@ class Daemon:
                 name = topic[len(cmd_prefix):]
                 if name != "result" and "/" not in name:
                     self.on_command_message(name, payload)
-                return
+                    return
+                if name == "result":
+                    return
             out = []
             for o in self.outputs:
                 out.extend(o.on_message(topic, payload))
-            self._publish(out)
+            self._publish(self._run_output_commands(out))
         elif kind == "mqtt_error":
             self._say("MQTT broker refused the connection: %s" % (data,))
         elif kind == "disconnected":

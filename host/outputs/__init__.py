@@ -20,13 +20,22 @@ def _version():
 
 def build_outputs(table, prefix="billiards", options=None):
     """The outputs for one table. options: lang ("en"/"ru"), discovery_prefix (None turns Home
-    Assistant discovery off), awtrix (an AWTRIX 3 topic prefix, or None)."""
+    Assistant discovery off), awtrix (an AWTRIX 3 topic prefix, or None), device_name (the
+    table's name in Home Assistant), configuration_url (the TV page, when it is served), venue (a
+    host.outputs.venue.Venue: publish this table's `info` and watch every table for /venue)."""
     options = options or {}
     lang = options.get("lang") or "en"
     outputs = [CoreOutput(table, prefix), DisplayOutput(table, prefix, lang=lang)]
     disc = options.get("discovery_prefix", "homeassistant")
     if disc:
-        outputs.append(HADiscovery(table, prefix, discovery_prefix=disc, sw_version=_version()))
+        outputs.append(HADiscovery(table, prefix, discovery_prefix=disc, sw_version=_version(),
+                                   device_name=options.get("device_name"),
+                                   configuration_url=options.get("configuration_url")))
+    if options.get("venue") is not None:
+        from host.outputs.venue import TableInfo, VenueWatch
+        outputs.append(TableInfo(table, prefix, name=options.get("device_name"),
+                                 url=options.get("configuration_url"), version=_version()))
+        outputs.append(VenueWatch(options["venue"], prefix))
     if options.get("awtrix"):
         from host.outputs.awtrix import AwtrixOutput
         outputs.append(AwtrixOutput(awtrix_prefix=options["awtrix"], lang=lang))

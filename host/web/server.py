@@ -65,6 +65,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         path = self.path.split("?", 1)[0]
         hub = self.server.hub
+        for page in self.server.pages:      # other modules' pages (host/web/venue.py)
+            if page(self, path):
+                return
         if path == "/state":
             with hub.cond:
                 body = hub.state_json
@@ -127,7 +130,13 @@ class ScoreboardServer:
         self._httpd = _Server((host, port), _Handler)
         self._httpd.hub = _Hub()
         self._httpd.static_dir = static_dir
+        self._httpd.pages = []
         self._thread = None
+
+    def add_page(self, page):
+        """page(handler, path) -> True if it answered the GET."""
+        self._httpd.pages.append(page)
+        return self
 
     @property
     def port(self):

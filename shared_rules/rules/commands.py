@@ -16,7 +16,7 @@ MAX_NAME = 32
 PLAY_ON = ("accept", "pass_back", "reshoot", "spot_eight")
 
 COMMANDS = ("new_game", "call", "safety", "push_out", "choose", "foul", "identify", "end_shot", "undo",
-            "lag", "spot", "stalemate", "rack", "legal_break")
+            "lag", "spot", "stalemate", "rack", "legal_break", "rename")
 
 
 def _ok(events=None):
@@ -388,6 +388,22 @@ class Commands:
                               g["game"], common.name(g, g["shooter"])),
                           "Новая партия отменена: прежняя партия ({}) продолжается, бьёт {}".format(
                               g["game"], common.name(g, g["shooter"])), {"new_game": True})])
+
+    def _cmd_rename(self, body, t_us):
+        """A player's name, changed between shots without touching the game (e.g. from Home
+        Assistant); the saved shots are renamed too so that `undo` keeps the new name."""
+        p = body.get("player")
+        if not is_int(p) or p not in (0, 1):
+            return _fail("player must be 0 or 1")
+        n = body.get("name")
+        if not isinstance(n, str) or not 0 < len(n.strip()) <= MAX_NAME:
+            return _fail("name must be 1 to {} characters".format(MAX_NAME))
+        n = n.strip()
+        g = self.g
+        for state in [g] + [h[0] for h in self.history]:
+            state["players"][p]["name"] = n
+        self.last_players = [q["name"] for q in g["players"]]
+        return _ok()    # no rule is involved, so no event: the new state shows the name
 
     def _cmd_lag(self, body, t_us):
         """GEN.LAG / SP.BREAK-CHOICE: the lag winner breaks or hands the break over."""

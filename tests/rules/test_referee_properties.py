@@ -102,6 +102,7 @@ BODIES = {
                     ("cue", st.one_of(st.sampled_from(["clear", "rack"]), junk)),
                     ("extra", junk)]),
     "legal_break": _maybe([("extra", junk)]),
+    "rename": _maybe([("player", st.one_of(st.sampled_from([0, 1, True, 2, -1]), junk)), ("name", name_value)]),
 }
 
 command = st.one_of(

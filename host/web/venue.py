@@ -1,0 +1,144 @@
+"""/venue (every table on the broker, live) and /history (finished matches, per-player totals).
+
+Plain server-rendered pages with no external assets; /venue refreshes itself every
+few seconds from the retained MQTT messages the daemon keeps in a `Venue`.
+`/venue.json` and `/history.json` give the same figures to scripts. The history
+page shows what `billiards history` prints (host/history.report).
+"""
+import html
+import json
+import urllib.parse
+
+from host import history
+
+REFRESH_S = 5
+
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:1rem;background:#0b3d2e;color:#f4f1e8}
+h1{font-size:1.6rem}table{border-collapse:collapse;margin-bottom:1.5rem}
+td,th{padding:.35rem .7rem;border-bottom:1px solid #2c6b55;text-align:left}
+.cards{display:flex;flex-wrap:wrap;gap:1rem}.card{background:#124d3a;padding:1rem;border-radius:.6rem;min-width:16rem}
+.off{opacity:.55}a{color:#ffd166}.qr svg{width:9rem;height:9rem;background:#fff;padding:.3rem}
+"""
+
+
+def _qr_svg(text):
+    """The phone page's QR code (host/web/qr.py, when present), else None: the link is shown."""
+    try:
+        from host.web import qr
+    except ImportError:
+        return None
+    make = getattr(qr, "svg", None)
+    if make is None:
+        return None
+    try:
+        return make(text)
+    except Exception:
+        return None
+
+
+def _page(title, body, refresh=None):
+    meta = '<meta http-equiv="refresh" content="%d">' % refresh if refresh else ""
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width,initial-scale=1">%s'
+            '<title>%s</title><style>%s</style></head><body>%s</body></html>'
+            % (meta, html.escape(title), STYLE, body))
+
+
+def _table_html(rows, cls=""):
+    head = "".join("<th>%s</th>" % html.escape(c) for c in rows[0])
+    body = "".join("<tr>%s</tr>" % "".join("<td>%s</td>" % html.escape(c) for c in r) for r in rows[1:])
+    return '<table class="%s"><thead><tr>%s</tr></thead><tbody>%s</tbody></table>' % (cls, head, body)
+
+
+def venue_cards(tables):
+    """{table: summary} of what /venue shows for each table."""
+    out = {}
+    for t, v in tables.items():
+        s = v.get("state") or {}
+        info = v.get("info") or {}
+        players = s.get("players") or []
+        play = info.get("play") or ("/play?table=" + urllib.parse.quote(t))
+        w = s.get("winner")
+        out[t] = {
+            "table": t, "name": info.get("name") or t, "online": v.get("status") == "online",
+            "game": s.get("game"), "phase": s.get("phase"),
+            "players": [p.get("name") for p in players], "score": [p.get("score") for p in players],
+            "shooter": players[s["shooter"]]["name"] if s.get("shooter") in (0, 1) and len(players) > 1 else None,
+            "winner": players[w]["name"] if w in (0, 1) and len(players) > 1 else None,
+            "tv": info.get("url"), "play": play,
+            "last_match": v.get("match"),
+        }
+    return out
+
+
+def render_venue(tables):
+    cards = []
+    for t, c in venue_cards(tables).items():
+        if c["players"]:
+            line = " v ".join("%s %s" % (html.escape(str(n)), html.escape(str(s)))
+                              for n, s in zip(c["players"], c["score"]))
+        else:
+            line = "no game"
+        status = "" if c["online"] else " (offline)"
+        extra = ""
+        if c["winner"]:
+            extra = "<p>Winner: %s</p>" % html.escape(c["winner"])
+        elif c["shooter"]:
+            extra = "<p>To shoot: %s</p>" % html.escape(c["shooter"])
+        qr = _qr_svg(c["play"])
+        qr_html = '<div class="qr">%s</div>' % qr if qr else ""
+        tv = ' · <a href="%s">TV page</a>' % html.escape(c["tv"]) if c["tv"] else ""
+        cards.append('<div class="card%s" data-table="%s"><h2>%s%s</h2><p>%s · %s</p><p>%s</p>%s%s'
+                     '<p><a href="%s">Play on your phone</a>%s</p></div>'
+                     % ("" if c["online"] else " off", html.escape(t), html.escape(c["name"]),
+                        html.escape(status), html.escape(c["game"] or "-"), html.escape(c["phase"] or "-"),
+                        line, extra, qr_html, html.escape(c["play"]), tv))
+    body = '<h1>Tables</h1><div class="cards">%s</div><p><a href="/history">Match history</a></p>' % (
+        "".join(cards) or "<p>No table has been seen on the broker yet.</p>")
+    return _page("Venue", body, refresh=REFRESH_S)
+
+
+def render_history(rep):
+    body = ["<h1>Match history</h1>", "<h2>Recent matches</h2>"]
+    body.append(_table_html(history.match_rows(rep), "matches") if rep["matches"] else "<p>(none yet)</p>")
+    body.append("<h2>Players</h2>")
+    body.append(_table_html(history.player_rows(rep), "players") if rep["players"] else "<p>(none yet)</p>")
+    body.append('<p><a href="/venue">All tables</a></p>')
+    return _page("Match history", "".join(body), refresh=30)
+
+
+class VenuePages:
+    """A page hook for the TV page server: `pages(handler, path) -> bool` (True: answered)."""
+
+    def __init__(self, venue=None, db_path=None, limit=20):
+        self.venue = venue
+        self.db_path = db_path
+        self.limit = limit
+
+    def _report(self):
+        db = history.HistoryDB(self.db_path)
+        try:
+            return history.report(db, self.limit)
+        finally:
+            db.close()
+
+    def __call__(self, handler, path):
+        if path in ("/venue", "/venue.json") and self.venue is not None:
+            tables = self.venue.tables()
+            if path.endswith(".json"):
+                handler._send(200, json.dumps(venue_cards(tables), ensure_ascii=False),
+                              "application/json; charset=utf-8")
+            else:
+                handler._send(200, render_venue(tables), "text/html; charset=utf-8")
+            return True
+        if path in ("/history", "/history.json", "/history.txt") and self.db_path:
+            rep = self._report()
+            if path.endswith(".json"):
+                handler._send(200, json.dumps(rep, ensure_ascii=False), "application/json; charset=utf-8")
+            elif path.endswith(".txt"):
+                handler._send(200, history.render_text(rep), "text/plain; charset=utf-8")
+            else:
+                handler._send(200, render_history(rep), "text/html; charset=utf-8")
+            return True
+        return False
