@@ -286,8 +286,8 @@ def _duration(m):
     a, b = m.get("started"), m.get("ended")
     if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
         return "?"
-    mins = int(round((b - a) / 60.0))
-    return "%d min" % mins
+    secs = max(0, int(round(b - a)))
+    return "%d:%02d" % (secs // 60, secs % 60)
 
 
 def match_rows(rep):
