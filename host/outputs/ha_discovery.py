@@ -115,9 +115,9 @@ def _player_entities(i):
         ("text", "name%d" % n, {
             "name": "Player %d name" % n,
             "icon": "mdi:account-edit",
-            "min": 1,
+            "min": 0,          # HA's text entity has no unknown: "" before the first game
             "max": 32,
-            "value_template": _player(i, "name", "None"),
+            "value_template": _player(i, "name", ""),
             "command": "rename",
             "command_template": '{"player": %d, "name": {{ value | tojson }}}' % i,
         }),

@@ -1,0 +1,199 @@
+"""A real Home Assistant core (2025.4, its own Python 3.13 venv made by .ci/ha-venv) runs a game
+on a running daemon through MQTT discovery: every discovery config passes HA's own schema, the
+entities show unknown rather than "none", and the selects, texts and buttons play a nine-ball
+game with a push-out, a decision, a refusal and an identify, checked on MQTT after each step.
+
+Outside CI the test is skipped when the venv is missing (it is ~600 MB); in CI (.ci/run sets
+BILLIARDS_HA_PYTHON) a missing venv fails.
+"""
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+from host.outputs import ha_discovery
+from shared_rules.link.names import MOTION, POCKET, RAIL, UNKNOWN_BALL
+from tests.host.harness import ROOT, DaemonProc, FakeBoard, PtyLink, free_port, journal_lines, wait_for
+
+pytestmark = pytest.mark.slow
+TABLE = "t7"
+DEV = "table_by_the_window"
+
+
+def ha_python():
+    forced = os.environ.get("BILLIARDS_HA_PYTHON")
+    if forced:
+        assert os.access(forced, os.X_OK), "BILLIARDS_HA_PYTHON=%s is not there: run .ci/ha-venv" % forced
+        return forced
+    r = subprocess.run([str(ROOT / ".ci" / "ha-venv"), "--find"], capture_output=True, text=True)
+    if r.returncode == 0:
+        return r.stdout.strip()
+    if os.environ.get("CI"):
+        pytest.fail("CI: the Home Assistant venv is missing; .ci/run must create it with .ci/ha-venv")
+    pytest.skip("Home Assistant venv missing (about 600 MB, Python 3.13): run .ci/ha-venv to create it")
+
+
+class HACore:
+    """tests/venue/ha_core.py as a subprocess, one JSON request and answer per line."""
+
+    def __init__(self, python, broker_port):
+        self.proc = subprocess.Popen([python, str(ROOT / "tests" / "venue" / "ha_core.py"), str(broker_port)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        first = self.proc.stdout.readline()
+        assert first and json.loads(first) == {"ready": True}, "Home Assistant did not start"
+
+    def ask(self, **req):
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def states(self):
+        return self.ask(op="states")
+
+    def state(self, entity):
+        return (self.states().get(entity) or {}).get("state")
+
+    def wait_state(self, entity, want, timeout=10):
+        return wait_for(lambda: self.state(entity) == want, timeout,
+                        what="%s == %r (is %r)" % (entity, want, self.state(entity)))
+
+    def call(self, domain, service, **data):
+        res = self.ask(op="service", domain=domain, service=service, data=data)
+        assert res["ok"], res
+        return res
+
+    def stop(self):
+        try:
+            self.proc.stdin.write(json.dumps({"op": "stop"}) + "\n")
+            self.proc.stdin.flush()
+            self.proc.wait(30)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait(5)
+
+
+def shot(board, sub, rails, pocketed=(), pocket=2):
+    before = sub.state(TABLE)
+    key = (before["rack"], before["shot"], json.dumps(before.get("needs")))
+    board.push(MOTION, 0, 1)
+    for i in range(rails):
+        board.push(RAIL, i % 6, 30000)
+    for b in pocketed:
+        board.push(POCKET, pocket, b)
+    board.push(MOTION, 0, 0)
+    wait_for(lambda: (lambda s: not s["shot_open"] and (s["rack"], s["shot"], json.dumps(s.get("needs"))) != key)(
+        sub.state(TABLE)), 10, what="the shot judged")
+    return sub.state(TABLE)
+
+
+def test_home_assistant_core_runs_a_game_through_discovery(tmp_path, broker, subscriber):
+    python = ha_python()
+    link = PtyLink(tmp_path / "ttyT7")
+    board = FakeBoard(link, boot_id=0x77, features=0x0D)
+    jdir = tmp_path / "journal"
+    http = free_port()
+    d = DaemonProc(link.path, broker.url, TABLE, jdir,
+                   extra=["--http", str(http), "--name", "Table by the window"]).start()
+    t0 = time.monotonic()
+    ha = HACore(python, broker.port)
+    started_s = time.monotonic() - t0
+    try:
+        wait_for(lambda: (subscriber.state(TABLE) or {}).get("link", {}).get("state") == "up", 20, what="link")
+        try:
+            wait_for(lambda: len([e for e in ha.states() if DEV in e]) == len(ha_discovery.entities()), 30,
+                     step=0.5, what="every entity discovered")
+        except AssertionError:
+            raise AssertionError("discovered: %s; HA log: %s" % (sorted(ha.states()), ha.ask(op="log")))
+        print("HA core up in %.1f s; %d entities" % (started_s, len(ha_discovery.entities())))
+
+        # Every config of every entity passes HA's own discovery schema, nothing silently dropped.
+        variants = ha_discovery.configs(TABLE, device_name="Table by the window",
+                                        configuration_url="http://192.0.2.1:8080/")
+        variants += ha_discovery.configs(TABLE, decision_options=("accept", "pass_back"))
+        assert ha.ask(op="schema", configs=[[t.split("/")[1], c] for t, c in variants]) == []
+
+        dev = ha.ask(op="device", identifier=ha_discovery.node_id(TABLE))
+        assert dev["name"] == "Table by the window"
+        assert dev["configuration_url"] == "http://127.0.0.1:%d/" % http
+        assert dev["sw_version"] and dev["serial_number"] == TABLE
+        assert dev["manufacturer"] == "billiards-referee"
+
+        e = lambda name: "%s.%s_%s" % (name.split(".")[0], DEV, name.split(".")[1])  # noqa: E731
+        ha.wait_state(e("sensor.player_1"), "Player 1")
+        ha.wait_state(e("sensor.game_phase"), "break")
+        st = ha.states()
+        for unknown in ("sensor.match_winner", "sensor.last_foul", "sensor.game_winner", "sensor.warning",
+                        "sensor.referee_needs", "sensor.decision_by", "sensor.called_ball"):
+            assert st[e(unknown)]["state"] == "unknown", unknown
+        assert st[e("select.decision")]["state"] == "unavailable"
+        assert st[e("sensor.player_1_consecutive_fouls")]["attributes"]["state_class"] == "measurement"
+        assert st[e("sensor.balls_on_table")]["attributes"]["state_class"] == "measurement"
+
+        # Names from HA's text entities.
+        ha.call("text", "set_value", entity_id=e("text.player_1_name"), value="Anna")
+        ha.call("text", "set_value", entity_id=e("text.player_2_name"), value="Bob")
+        wait_for(lambda: [p["name"] for p in subscriber.state(TABLE)["players"]] == ["Anna", "Bob"], 10,
+                 what="names on MQTT")
+        ha.wait_state(e("sensor.player_2"), "Bob")
+        ha.wait_state(e("sensor.last_command_result"), "ok")
+
+        # Re-selecting the game being played does nothing (and says so); another game starts.
+        lines = len(journal_lines(str(jdir / (TABLE + ".jsonl"))))
+        ha.call("select", "select_option", entity_id=e("select.game"), option="eight-ball")
+        ha.wait_state(e("sensor.last_command_result"),
+                      "eight-ball is already being played: nothing changed (the New game button starts it again)")
+        assert len(journal_lines(str(jdir / (TABLE + ".jsonl")))) == lines
+        ha.call("select", "select_option", entity_id=e("select.game"), option="nine-ball")
+        wait_for(lambda: subscriber.state(TABLE)["game"] == "nine-ball", 10, what="nine-ball")
+        ha.wait_state(e("select.game"), "nine-ball")
+        assert [p["name"] for p in subscriber.state(TABLE)["players"]] == ["Anna", "Bob"]
+
+        # Break (the 1 drops), push-out from HA, a push-out shot: Bob decides, from HA's select.
+        s = shot(board, subscriber, 4, [1])
+        assert s["shooter"] == 0
+        ha.wait_state(e("sensor.balls_on_table"), "8")
+        ha.call("button", "press", entity_id=e("button.call_push_out"))
+        wait_for(lambda: subscriber.state(TABLE)["push_out"], 10, what="push-out declared")
+        s = shot(board, subscriber, 1)
+        assert s["decision"] == {"player": 1, "options": ["accept", "pass_back"]}
+        ha.wait_state(e("sensor.decision_by"), "Bob")
+        wait_for(lambda: ha.states()[e("select.decision")]["attributes"].get("options") == ["accept", "pass_back"],
+                 10, what="the decision select offers the pending options only")
+        assert ha.state(e("select.decision")) == "unknown"
+        ha.call("select", "select_option", entity_id=e("select.decision"), option="pass_back")
+        wait_for(lambda: subscriber.state(TABLE)["decision"] is None, 10, what="decision made")
+        assert subscriber.state(TABLE)["shooter"] == 0
+        ha.wait_state(e("select.decision"), "unavailable")
+
+        # A refusal is shown in words.
+        ha.call("select", "select_option", entity_id=e("select.enter_a_foul"), option="touched_ball")
+        ha.wait_state(e("sensor.last_command_result"),
+                      "there is no shot just played to amend (it was followed by a choice or another shot)")
+
+        # An unknown ball drops: HA says what the referee needs, and identifies it.
+        s = shot(board, subscriber, 1, [UNKNOWN_BALL], pocket=3)
+        assert s["needs"] and s["needs"][0]["cmd"] == "identify"
+        wait_for(lambda: (ha.state(e("sensor.referee_needs")) or "").startswith("Which ball dropped"), 10,
+                 what="needs shown")
+        ha.call("select", "select_option", entity_id=e("select.identify_the_pocketed_ball"), option="2")
+        wait_for(lambda: subscriber.state(TABLE)["needs"] == [], 10, what="identified")
+        assert 2 not in subscriber.state(TABLE)["on_table"]
+        ha.wait_state(e("sensor.referee_needs"), "unknown")
+        ev = ha.states()[e("event.game_events")]["attributes"]
+        assert ev["event_type"] in ha_discovery.EVENT_TYPES and ev["text"]
+        assert subscriber.state(TABLE)["stats"][0]["pocketed"] == 2
+        ha.wait_state(e("sensor.player_1_balls_pocketed"), "2")
+
+        # Undo from HA.
+        ha.call("button", "press", entity_id=e("button.undo_last_shot"))
+        wait_for(lambda: 2 in subscriber.state(TABLE)["on_table"], 10, what="undone")
+
+        problems = [r for r in ha.ask(op="log") if "mqtt" in r["logger"] or "billiards" in r["message"]]
+        assert problems == []
+    finally:
+        ha.stop()
+        board.stop()
+        d.stop()
+        link.close()
