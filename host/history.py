@@ -52,18 +52,19 @@ class _MatchFold:
         res = self.referee.apply(e)
         if not (isinstance(res, dict) and res.get("ok")):
             return
-        s = self.referee.state()
+        s = self.referee.g or {}      # read only; a full state() per entry would triple the cost
         if before is not None and any(isinstance(ev, dict) and ev.get("event") == "rerack"
                                       for ev in res.get("events") or ()):
             self.stack.append((self.current, before))
             self.current = {"started": e.get("wall"), "racks": {}, "visited": {}}
-        elif _is_undo(e) and self.stack and _same_game(s, self.stack[-1][1]):
+        elif _is_undo(e) and self.stack and _same_game(self.referee.state(), self.stack[-1][1]):
             self.current = self.stack.pop()[0]      # undo of a new game: the old match is back
         if self.current is None or s.get("game") is None:
             return
         self._follow_rack(s)
         key = self.current["started"]
         if s.get("winner") is not None:
+            s = self.referee.state()
             if key not in self.records or self.records[key]["_state"] != s:
                 self.records.pop(key, None)
                 self.records[key] = {"_state": s, "ended": e.get("wall"), "racks": dict(self.current["racks"])}
@@ -179,6 +180,10 @@ CREATE TABLE IF NOT EXISTS match_players (
 """
 
 
+def _dumps(rec):
+    return json.dumps(rec, sort_keys=True, ensure_ascii=False)
+
+
 class HistoryDB:
     """The venue's match history (one file for all tables)."""
 
@@ -197,18 +202,21 @@ class HistoryDB:
     def upsert(self, rec):
         """Insert or replace the record of one match (a table and its start time name it)."""
         with self.db:
-            self._delete(rec["table"], rec["started"])
-            cur = self.db.execute(
-                "INSERT INTO matches (table_id, started, ended, game, race_to, target, games, winner, record)"
-                " VALUES (?,?,?,?,?,?,?,?,?)",
-                (rec["table"], rec["started"], rec["ended"], rec["game"], rec["race_to"], rec["target"],
-                 rec["games"], rec["winner"], json.dumps(rec, sort_keys=True, ensure_ascii=False)))
-            mid = cur.lastrowid
-            for i, p in enumerate(rec["players"]):
-                self.db.execute(
-                    "INSERT INTO match_players VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                    (mid, i, p["name"], p["score"], int(bool(p["won"])), p["pocketed"], p["fouls"],
-                     p["breaks"], p["legal_breaks"], p["high_run"], p["break_and_runs"]))
+            self._upsert(rec)
+
+    def _upsert(self, rec):
+        self._delete(rec["table"], rec["started"])
+        cur = self.db.execute(
+            "INSERT INTO matches (table_id, started, ended, game, race_to, target, games, winner, record)"
+            " VALUES (?,?,?,?,?,?,?,?,?)",
+            (rec["table"], rec["started"], rec["ended"], rec["game"], rec["race_to"], rec["target"],
+             rec["games"], rec["winner"], _dumps(rec)))
+        mid = cur.lastrowid
+        for i, p in enumerate(rec["players"]):
+            self.db.execute(
+                "INSERT INTO match_players VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (mid, i, p["name"], p["score"], int(bool(p["won"])), p["pocketed"], p["fouls"],
+                 p["breaks"], p["legal_breaks"], p["high_run"], p["break_and_runs"]))
 
     def _delete(self, table, started):
         self.db.execute("DELETE FROM match_players WHERE match_id IN (SELECT id FROM matches"
@@ -216,21 +224,24 @@ class HistoryDB:
         self.db.execute("DELETE FROM matches WHERE table_id = ? AND started IS ?", (table, started))
 
     def sync_table(self, table, records, withdrawn):
-        """Bring one table's rows in line with a fold of its journal (live recording)."""
-        for rec in records:
-            self.upsert(rec)
+        """Bring one table's rows in line with a fold of its journal (live recording): one
+        transaction, and only the matches that changed are written."""
+        have = dict(self.db.execute("SELECT started, record FROM matches WHERE table_id = ?", (table,)))
         with self.db:
+            for rec in records:
+                if have.get(rec["started"]) != _dumps(rec):
+                    self._upsert(rec)
             for started in withdrawn:
                 self._delete(table, started)
 
     def replace_all(self, by_table):
-        """{table: records}: the whole database again (a rebuild)."""
+        """{table: records}: the whole database again (a rebuild), in one transaction."""
         with self.db:
             self.db.execute("DELETE FROM match_players")
             self.db.execute("DELETE FROM matches")
-        for table in sorted(by_table):
-            for rec in by_table[table]:
-                self.upsert(rec)
+            for table in sorted(by_table):
+                for rec in by_table[table]:
+                    self._upsert(rec)
 
     def records(self, limit=None, table=None):
         """Match records, newest first."""

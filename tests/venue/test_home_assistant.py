@@ -6,6 +6,7 @@ game with a push-out, a decision, a refusal and an identify, checked on MQTT aft
 Outside CI the test is skipped when the venv is missing (it is ~600 MB); in CI (.ci/run sets
 BILLIARDS_HA_PYTHON) a missing venv fails.
 """
+import datetime
 import json
 import os
 import subprocess
@@ -190,8 +191,25 @@ def test_home_assistant_core_runs_a_game_through_discovery(tmp_path, broker, sub
         ha.call("button", "press", entity_id=e("button.undo_last_shot"))
         wait_for(lambda: 2 in subscriber.state(TABLE)["on_table"], 10, what="undone")
 
-        problems = [r for r in ha.ask(op="log") if "mqtt" in r["logger"] or "billiards" in r["message"]]
-        assert problems == []
+        # A foul names the player, not an index.
+        s = shot(board, subscriber, 0)                     # nothing reached a rail: Anna's foul
+        assert s["last_foul"]["player"] == 0
+        ha.wait_state(e("sensor.last_foul"), "Anna: " + ", ".join(s["last_foul"]["codes"]))
+        attrs = ha.states()[e("sensor.last_foul")]["attributes"]
+        assert attrs["player"] == "Anna" and attrs["player_index"] == 0
+        ha.wait_state(e("sensor.player_1_consecutive_fouls"), "1")
+        assert ha.states()[e("event.game_events")]["attributes"]["event_type"] in ("foul", "turn", "ball_in_hand")
+
+        # The shot clock: when it runs out, as a timestamp HA counts down to.
+        subscriber.publish("billiards/%s/cmd/new_game" % TABLE, json.dumps({"game": "eight-ball", "shot_clock": 30}))
+        ha.wait_state(e("sensor.shot_clock_limit"), "30")
+        ends = wait_for(lambda: (lambda v: v not in (None, "unknown") and v)(ha.state(e("sensor.shot_clock_ends"))),
+                        10, what="the shot clock's end")
+        left = datetime.datetime.fromisoformat(ends).timestamp() - time.time()
+        assert 0 < left <= 31
+        ha.wait_state(e("sensor.last_foul"), "unknown")
+
+        assert ha.ask(op="log") == []       # no warning or error at all in HA's log
     finally:
         ha.stop()
         board.stop()
