@@ -52,7 +52,7 @@ def _player(i, field, empty):
 
 def _stat(i, field):
     """Template for one of a player's match statistics (None before the first game)."""
-    return ("{%% if (value_json.stats or []) | length > %d %%}{{ value_json.stats[%d].%s }}"
+    return ("{%% if (value_json.get('stats') or []) | length > %d %%}{{ value_json.stats[%d].%s }}"
             "{%% else %%}None{%% endif %%}" % (i, i, field))
 
 
