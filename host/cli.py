@@ -46,13 +46,13 @@ def build_parser():
                    help='the table\'s name in Home Assistant, e.g. "Table by the window" '
                    '(default: Pool table <table>)')
     r.add_argument("--history-db", default=None, metavar="FILE",
-                   help="SQLite file of finished matches (default: history.sqlite3 in the journal directory)")
+                   help="SQLite file of finished matches (default: venue/history.sqlite3 in the journal directory)")
     r.add_argument("--shot-clock", type=int, default=None, metavar="SECONDS",
                    help="shot clock for every game (GEN.SLOW-PLAY), e.g. 60; a new_game body may set its own")
     hp = sub.add_parser("history", help="finished matches and per-player totals (what /history shows)")
     hp.add_argument("--journal", default="journal", help="journal directory (default ./journal)")
     hp.add_argument("--history-db", default=None, metavar="FILE",
-                    help="SQLite file (default: history.sqlite3 in the journal directory)")
+                    help="SQLite file (default: venue/history.sqlite3 in the journal directory)")
     hp.add_argument("--rebuild", action="store_true",
                     help="empty the database and fold every journal in the directory again")
     hp.add_argument("--limit", type=int, default=20, help="recent matches shown (default 20)")

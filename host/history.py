@@ -18,7 +18,7 @@ import sqlite3
 from host.journal import read_entries
 from shared_rules.link import names
 
-DEFAULT_NAME = "history.sqlite3"
+DEFAULT_NAME = os.path.join("venue", "history.sqlite3")   # a subdirectory: the journals stay alone
 STAT_FIELDS = ("pocketed", "fouls", "breaks", "legal_breaks", "high_run")
 
 

@@ -112,7 +112,7 @@ def test_a_match_played_live_is_recorded_announced_and_equal_to_the_rebuild(tmp_
                          cwd=str(ROOT), env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == live
-    db_live = history.HistoryDB(str(jdir / "history.sqlite3"))
+    db_live = history.HistoryDB(history.default_db(str(jdir)))
     db_re = history.HistoryDB(str(rebuilt))
     try:
         q = "SELECT table_id, started, ended, game, race_to, target, games, winner, record FROM matches"
