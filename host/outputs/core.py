@@ -2,6 +2,26 @@
 import json
 
 
+def decode_text(payload):
+    """An MQTT payload as text, or None if it is not UTF-8."""
+    if isinstance(payload, (bytes, bytearray)):
+        try:
+            return payload.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return payload if isinstance(payload, str) else None
+
+
+def decode_object(payload):
+    """An MQTT payload holding a JSON object, as a dict; None for anything else."""
+    text = decode_text(payload)
+    try:
+        value = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def dumps(obj):
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 

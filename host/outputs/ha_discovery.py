@@ -22,6 +22,7 @@ Two entities need more than a template:
 import json
 import re
 
+from host.outputs.core import decode_object, decode_text
 from shared_rules.rules.commands import FOUL_CODES
 
 GAMES = ["eight-ball", "nine-ball", "straight-pool"]
@@ -68,6 +69,22 @@ def _field(expr):
     return "{%% set v = %s %%}{{ 'None' if v is none else v }}" % expr
 
 
+# Match statistics per player: (field of state.stats, name, icon, state_class). The totals fall
+# to 0 at a new match, which HA's total_increasing counts as a reset.
+STATS = [("high_run", "high run", "mdi:trending-up", "measurement"),
+         ("pocketed", "balls pocketed", "mdi:circle-double", "total_increasing"),
+         ("fouls", "fouls in the match", "mdi:whistle-outline", "total_increasing")]
+STAT_IDS = {"high_run": "high_run", "pocketed": "pocketed", "fouls": "fouls_total"}
+
+
+def _stat_entities(i):
+    n = i + 1
+    return [("sensor", "%s%d" % (STAT_IDS[field], n),
+             {"name": "Player %d %s" % (n, label), "icon": icon, "state_class": state_class,
+              "value_template": _stat(i, field)})
+            for field, label, icon, state_class in STATS]
+
+
 def _player_entities(i):
     n = i + 1
     return [
@@ -94,24 +111,7 @@ def _player_entities(i):
             "state_class": "measurement",
             "value_template": _player(i, "fouls", "0"),
         }),
-        ("sensor", "high_run%d" % n, {
-            "name": "Player %d high run" % n,
-            "icon": "mdi:trending-up",
-            "state_class": "measurement",
-            "value_template": _stat(i, "high_run"),
-        }),
-        ("sensor", "pocketed%d" % n, {
-            "name": "Player %d balls pocketed" % n,
-            "icon": "mdi:circle-double",
-            "state_class": "total_increasing",      # falls to 0 at a new match: HA counts a reset
-            "value_template": _stat(i, "pocketed"),
-        }),
-        ("sensor", "fouls_total%d" % n, {
-            "name": "Player %d fouls in the match" % n,
-            "icon": "mdi:whistle-outline",
-            "state_class": "total_increasing",
-            "value_template": _stat(i, "fouls"),
-        }),
+    ] + _stat_entities(i) + [
         ("text", "name%d" % n, {
             "name": "Player %d name" % n,
             "icon": "mdi:account-edit",
@@ -430,24 +430,6 @@ def configs(table, prefix="billiards", discovery_prefix="homeassistant",
     return out
 
 
-def _text(payload):
-    if isinstance(payload, (bytes, bytearray)):
-        try:
-            return payload.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-    return payload if isinstance(payload, str) else None
-
-
-def _body(payload):
-    text = _text(payload)
-    try:
-        body = json.loads(text) if text else None
-    except ValueError:
-        return None
-    return body if isinstance(body, dict) else None
-
-
 class HADiscovery:
     """Output that announces the table to Home Assistant and relays its game and identify selects."""
 
@@ -488,14 +470,14 @@ class HADiscovery:
 
     def on_message(self, topic, payload):
         if topic == self.discovery_prefix + "/status":
-            text = _text(payload)
+            text = decode_text(payload)
             if text is None or text.strip() != "online":
                 return []
             return self._messages()
         if topic == self.base + "/cmd/ha/game":
-            return self._select_game(_body(payload) or {})
+            return self._select_game(decode_object(payload) or {})
         if topic == self.base + "/cmd/ha/identify":
-            return self._identify(_body(payload) or {})
+            return self._identify(decode_object(payload) or {})
         return []
 
     def _result(self, cmd, error):

@@ -9,6 +9,8 @@ HTTP thread reads for /venue.
 import json
 import threading
 
+from host.outputs.core import decode_object, decode_text
+
 
 class TableInfo:
     def __init__(self, table, prefix="billiards", name=None, url=None, version=None):
@@ -51,18 +53,10 @@ class Venue:
 
 
 def _decode(kind, payload):
-    if isinstance(payload, (bytes, bytearray)):
-        try:
-            payload = payload.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
     if kind == "status":
-        return payload.strip()[:32] if isinstance(payload, str) else None
-    try:
-        value = json.loads(payload) if payload else None
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+        text = decode_text(payload)
+        return text.strip()[:32] if text is not None else None
+    return decode_object(payload)
 
 
 class VenueWatch:
