@@ -219,9 +219,12 @@ def test_home_assistant_sees_discovery_and_presses_only_its_buttons(broker):
     daemon.publish("homeassistant/button/billiards_t3/undo/config", '{"x": 1}', retain=True)
     ha.publish("homeassistant/status", "online")
     ha.publish("billiards/t3/cmd/undo", "{}")
-    ha.publish("billiards/t3/cmd/foul", '{"code": "push_shot"}')     # not HA's to send
+    ha.publish("billiards/t3/cmd/ha/game", '{"game": "nine-ball"}')   # the game select
+    ha.publish("billiards/t3/cmd/call", '{"ball": 3, "pocket": "foot-left"}')   # not HA's to send
+    ha.publish("billiards/t3/cmd/result", '{"cmd": "undo", "ok": true}')        # nor this
     got = daemon.messages()
-    assert sorted(m[0] for m in got) == ["billiards/t3/cmd/undo", "homeassistant/status"]
+    assert sorted(m[0] for m in got) == ["billiards/t3/cmd/ha/game", "billiards/t3/cmd/undo",
+                                         "homeassistant/status"]
     assert [m[0] for m in ha.messages() if m[0].endswith("config")] == [
         "homeassistant/button/billiards_t3/undo/config"]
     for c in (daemon, ha):
