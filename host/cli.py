@@ -213,6 +213,7 @@ def cmd_run(args):
     recorder = MatchRecorder(args.table, db_path, lambda: [daemon.journal.path], publish=shell.publish,
                              prefix=args.prefix)
     daemon.listeners.append(recorder)
+    daemon.outputs.append(recorder)
     recorder.start(daemon.state)
     http = None
     if args.http:

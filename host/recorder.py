@@ -8,6 +8,7 @@ the daemon publishes a state, so the fold sees the entry that won the match.
 """
 import json
 import queue
+import sys
 import threading
 
 from host import history
@@ -26,6 +27,7 @@ class MatchRecorder:
         self.last_winner = None
         self.synced = 0                 # syncs done (tests wait on it)
         self.last_error = None
+        self.announced = None           # the last match message, sent again on every (re)connect
         self._queue = queue.Queue()
         self._thread = None
         self._cond = threading.Condition()
@@ -45,6 +47,20 @@ class MatchRecorder:
             self.last_winner = w
             self._queue.put(w is not None)
 
+    # As a daemon output: the last result stays retained on the broker, also across broker
+    # restarts without persistence (the match message is published from the recorder's thread).
+    def on_connect(self):
+        return [self.announced] if self.announced else []
+
+    def on_change(self, state, events):
+        return []
+
+    def subscriptions(self):
+        return []
+
+    def on_message(self, topic, payload):
+        return []
+
     def stop(self, timeout=5.0):
         if self._thread is not None:
             self._queue.put(None)
@@ -57,25 +73,30 @@ class MatchRecorder:
             return self._cond.wait_for(lambda: self.synced >= n, timeout)
 
     def _run(self):
-        db = history.HistoryDB(self.db_path)
+        db = None
         try:
             while True:
                 item = self._queue.get()
                 if item is None:
                     return
                 try:
+                    if db is None:
+                        db = history.HistoryDB(self.db_path)
                     self._sync(db, announce=item)
                 except Exception as e:     # a broken database must not take the daemon down
                     self.last_error = repr(e)
+                    sys.stderr.write("billiards: match history not written to %s: %s\n" % (self.db_path, e))
                 with self._cond:
                     self.synced += 1
                     self._cond.notify_all()
         finally:
-            db.close()
+            if db is not None:
+                db.close()
 
     def _sync(self, db, announce):
         records, withdrawn = history.matches_from_journals(self.journal_paths(), self.table, self.settings)
         db.sync_table(self.table, records, withdrawn)
         if announce and records and self.publish is not None:
             last = max(records, key=lambda r: (r["ended"] or 0))
-            self.publish([(self.topic, json.dumps(last, sort_keys=True, ensure_ascii=False), True)])
+            self.announced = (self.topic, json.dumps(last, sort_keys=True, ensure_ascii=False), True)
+            self.publish([self.announced])
