@@ -1,4 +1,5 @@
-"""/venue (every table on the broker, live) and /history (finished matches, per-player totals).
+"""/venue (every table on the broker, live, with its QR code) and /history (finished matches,
+per-player totals).
 
 Plain server-rendered pages with no external assets; /venue refreshes itself every
 few seconds from the retained MQTT messages the daemon keeps in a `Venue`.
@@ -18,23 +19,30 @@ body{font-family:system-ui,sans-serif;margin:1rem;background:#0b3d2e;color:#f4f1
 h1{font-size:1.6rem}table{border-collapse:collapse;margin-bottom:1.5rem}
 td,th{padding:.35rem .7rem;border-bottom:1px solid #2c6b55;text-align:left}
 .cards{display:flex;flex-wrap:wrap;gap:1rem}.card{background:#124d3a;padding:1rem;border-radius:.6rem;min-width:16rem}
-.off{opacity:.55}a{color:#ffd166}.qr svg{width:9rem;height:9rem;background:#fff;padding:.3rem}
+.off{opacity:.55}a{color:#ffd166}.qr svg,.qr img{width:9rem;height:9rem;background:#fff;padding:.3rem}
 """
 
 
 def _qr_svg(text):
-    """The phone page's QR code (host/web/qr.py, when present), else None: the link is shown."""
+    """A QR code (the phone page's generator, host/web/play.py, when installed), else None."""
     try:
-        from host.web import qr
+        from host.web.play import qr_svg
     except ImportError:
         return None
-    make = getattr(qr, "svg", None)
-    if make is None:
-        return None
     try:
-        return make(text)
+        return qr_svg(text)
     except Exception:
         return None
+
+
+def _qr_html(card):
+    """Each table's own server draws its QR code (it alone holds that table's token); a table
+    whose page address is unknown gets a read-only QR of its play link, if one can be drawn."""
+    if card["tv"]:
+        return '<div class="qr"><img src="%s" alt="QR code: play at %s"></div>' % (
+            html.escape(card["tv"].rstrip("/") + "/play/qr.svg"), html.escape(card["name"]))
+    svg = _qr_svg(card["play"])
+    return '<div class="qr">%s</div>' % svg if svg else ""
 
 
 def _page(title, body, refresh=None):
@@ -86,8 +94,7 @@ def render_venue(tables):
             extra = "<p>Winner: %s</p>" % html.escape(c["winner"])
         elif c["shooter"]:
             extra = "<p>To shoot: %s</p>" % html.escape(c["shooter"])
-        qr = _qr_svg(c["play"])
-        qr_html = '<div class="qr">%s</div>' % qr if qr else ""
+        qr_html = _qr_html(c)
         tv = ' · <a href="%s">TV page</a>' % html.escape(c["tv"]) if c["tv"] else ""
         cards.append('<div class="card%s" data-table="%s"><h2>%s%s</h2><p>%s · %s</p><p>%s</p>%s%s'
                      '<p><a href="%s">Play on your phone</a>%s</p></div>'

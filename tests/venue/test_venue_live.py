@@ -90,6 +90,8 @@ def test_a_match_played_live_is_recorded_announced_and_equal_to_the_rebuild(tmp_
         assert "/play?table=t2" in venue["t2"]["play"]
         html = get(http, "/venue")
         assert 'data-table="t1"' in html and 'data-table="t2"' in html and "Play on your phone" in html
+        # t1's QR code comes from t1's own server, which alone holds its token
+        assert '<img src="http://127.0.0.1:%d/play/qr.svg"' % http in html
     finally:
         board.stop()
         d.stop()
