@@ -201,6 +201,9 @@ def cmd_run(args):
                                     "configuration_url": _tv_url(args, broker),
                                     "venue": venue},
                     shot_clock_s=args.shot_clock)
+    for o in daemon.outputs:
+        if hasattr(o, "board_info"):        # Home Assistant shows the board and its firmware
+            o.board_info = lambda: daemon.session.hello
     n = daemon.start_journal()
     if n:
         print("billiards: replayed %d journal entries from %s" % (n, daemon.journal.path),

@@ -366,7 +366,18 @@ def entities():
     return _player_entities(0) + _player_entities(1) + _state_sensors() + _controls()
 
 
-def device_info(table, sw_version, device_name=None, configuration_url=None):
+def board_version(hello):
+    """`pico-t1 (firmware 1.0)` from the board's HELLO journal entry (host/link/session.py), or None."""
+    if not isinstance(hello, dict):
+        return None
+    fw = hello.get("fw")
+    name = str(hello.get("name") or "board")
+    if isinstance(fw, (list, tuple)) and len(fw) == 2:
+        return "%s (firmware %s.%s)" % (name, fw[0], fw[1])
+    return name
+
+
+def device_info(table, sw_version, device_name=None, configuration_url=None, hw_version=None):
     node = node_id(table)
     device = {
         "identifiers": [node],
@@ -378,6 +389,8 @@ def device_info(table, sw_version, device_name=None, configuration_url=None):
     }
     if configuration_url:
         device["configuration_url"] = configuration_url
+    if hw_version:
+        device["hw_version"] = hw_version       # the board and its firmware, once it said HELLO
     return device
 
 
@@ -387,14 +400,15 @@ def _status_availability(base):
 
 
 def configs(table, prefix="billiards", discovery_prefix="homeassistant",
-            sw_version="0.1.0", device_name=None, configuration_url=None, decision_options=None):
+            sw_version="0.1.0", device_name=None, configuration_url=None, decision_options=None,
+            hw_version=None):
     """[(topic, config dict)] for every entity of the table.
 
     decision_options: the options of the pending decision (None: none pending, the
     select is unavailable and lists every option a rule can offer)."""
     base = "%s/%s" % (prefix, table)
     node = node_id(table)
-    device = device_info(table, sw_version, device_name, configuration_url)
+    device = device_info(table, sw_version, device_name, configuration_url, hw_version)
     out = []
     for component, obj, fields in entities():
         cfg = {}
@@ -440,11 +454,14 @@ class HADiscovery:
         self._args = (table, prefix, discovery_prefix, sw_version, device_name, configuration_url)
         self.decision_options = None
         self.state = None
+        self.board_info = None      # callable -> the board's HELLO entry (set by the daemon's shell)
+        self.hw_version = None
         self._dumped = {}           # topic -> the config JSON last published
 
     def _messages(self, only_changed=False):
         out = []
-        for topic, cfg in configs(*self._args, decision_options=self.decision_options):
+        for topic, cfg in configs(*self._args, decision_options=self.decision_options,
+                                  hw_version=self.hw_version):
             text = json.dumps(cfg, ensure_ascii=False)
             if only_changed and self._dumped.get(topic) == text:
                 continue
@@ -460,9 +477,12 @@ class HADiscovery:
         d = state.get("decision") if isinstance(state, dict) else None
         options = tuple(d.get("options") or ()) if isinstance(d, dict) else ()
         options = options or None
-        if options == self.decision_options:
+        hw = board_version(self.board_info()) if self.board_info is not None else None
+        hw = hw or self.hw_version          # keep the last board known while the link is down
+        if options == self.decision_options and hw == self.hw_version:
             return []
         self.decision_options = options
+        self.hw_version = hw
         return self._messages(only_changed=True)
 
     def subscriptions(self):

@@ -120,6 +120,7 @@ def test_home_assistant_core_runs_a_game_through_discovery(tmp_path, broker, sub
         assert dev["configuration_url"] == "http://127.0.0.1:%d/" % http
         assert dev["sw_version"] and dev["serial_number"] == TABLE
         assert dev["manufacturer"] == "billiards-referee"
+        assert dev["hw_version"] == "fake (firmware 1.0)"        # from the board's HELLO
 
         e = lambda name: "%s.%s_%s" % (name.split(".")[0], DEV, name.split(".")[1])  # noqa: E731
         ha.wait_state(e("sensor.player_1"), "Player 1")
