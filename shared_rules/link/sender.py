@@ -1,13 +1,27 @@
 """The board side of the reliable link (CONTRACT section 1), with no I/O and no clock.
 
-The caller passes time in (`now_ms` monotonic, never wrapping; `t_us` the board's
-64-bit microseconds) and writes whatever `poll` returns to the wire. Everything the
-sender holds lives in buffers allocated once in the constructor, so a burst of
-events never grows the heap and a full buffer only counts the loss in `dropped`.
+The caller passes time in (`now_ms` a millisecond count such as `ticks_ms()`: only
+differences matter, taken modulo 2^30 like `ticks_diff`, so a board up for days
+never leaves the small-int range here; `t_us` the board's 64-bit microseconds) and
+writes whatever `poll_into` returns to the wire at once: the caller bounds the
+buffer by what its transport accepts now, so a frame's timer starts when it leaves.
+Everything the sender holds lives in buffers allocated once in the constructor, so
+a burst of events never grows the heap and a full buffer only counts the loss in
+`dropped`.
 
 Reliable frames (HELLO = seq 0, then EVENTs) are held until the host acknowledges
-them. With no acknowledgement progress for `RETRY_MS` since the oldest held frame
-went out, the sender goes back and sends every held frame again, oldest first.
+them. Two ways to send one again, both readable by a host of contract v1:
+- timeout: with no acknowledgement progress for RTO since the oldest held frame
+  went out, go back and send every held frame again, oldest first. RTO adapts to
+  the measured round trip as in RFC 6298 (SRTT/RTTVAR, Karn's rule: no sample
+  from a frame sent twice, doubled on each timeout), between RTO_MIN and RTO_MAX;
+  RETRY_MS, the contract's fixed 250 ms, until the first sample.
+- fast retransmit: an ACK of the seq just before the oldest held frame (a
+  duplicate ACK: the host still waits for that frame; a host that keeps frames
+  received after a gap says so at once, and twice when it moved but a gap is left)
+  sends that one frame once more at once, the same frame at most once per round
+  trip. `fast_window=True` goes back over the whole window instead (kept to
+  measure the choice: tests/bench/bench_link_noise.py).
 """
 import struct
 
@@ -15,8 +29,14 @@ from shared_rules.link.crc import crc16
 from shared_rules.link import frames
 from shared_rules.link.names import HELLO, EVENT, HEARTBEAT
 
-RETRY_MS = 250
+RETRY_MS = 250           # contract v1's retry, used until a round trip is measured
+RTO_MIN = 20
+RTO_MAX = 1000
 HEARTBEAT_MS = 1000
+
+# Board time arithmetic in the ticks_ms style: modulo 2^30, signed differences.
+_MASK = 0x3FFFFFFF
+_HALF = 0x20000000
 
 # An EVENT body is type + seq + 13 payload bytes + CRC = 18 bytes; COBS adds at
 # most one byte for so short a block, and the delimiter one more.
@@ -24,6 +44,11 @@ _BODY = 18
 SLOT = 20
 _HB_BODY = 23
 _HB_MAX = 25
+
+
+def _since(now, then):
+    """now - then in milliseconds, both modulo 2^30 (as time.ticks_diff)."""
+    return ((now - then + _HALF) & _MASK) - _HALF
 
 
 def cobs_into(src, n, dst, off):
@@ -51,15 +76,19 @@ def cobs_into(src, n, dst, off):
 
 
 class Sender:
-    """Sequence numbers, holding, acknowledgement, go-back-N retransmit and heartbeat."""
+    """Sequence numbers, holding, acknowledgement, retransmit (timeout and fast) and heartbeat."""
 
-    def __init__(self, boot_id, capacity=256, hello=None, out_size=2048):
+    def __init__(self, boot_id, capacity=256, hello=None, out_size=2048, fast_window=False):
         h = hello or {}
         self.boot_id = boot_id & 0xFFFFFFFF
         self.capacity = capacity
+        self.fast_window = fast_window
         self.dropped = 0
-        self.retransmits = 0
+        self.retransmits = 0        # go-backs after a timeout
+        self.fast_retransmits = 0   # resends on a duplicate ACK
         self.sent_frames = 0
+        self.sent_bytes = 0         # reliable frame bytes written, modulo 2^30
+        self.resent_bytes = 0       # of which frames sent before
         self._hello = frames.pack(HELLO, 0, frames.hello_payload(
             self.boot_id, h.get("fw_major", 1), h.get("fw_minor", 0), h.get("pockets", 6),
             h.get("rails", 6), h.get("features", 0), h.get("name", "board")))
@@ -72,10 +101,29 @@ class Sender:
         self._events = 0         # events held
         self._base = 0           # seq of the oldest held reliable frame (mod 65536)
         self._sent = 0           # held frames sent since the last go-back (cursor)
+        self._ever = 0           # held frames sent at least once
         self._timer = 0          # when the oldest held frame was last sent, or progress made
         self._progress = False   # an ACK freed frames since the last poll
-        self._last_hb = None
+        self._last_hb = 0
+        self._started = False
+        self._now = 0
+        # Round-trip estimate (RFC 6298) in ms, scaled: SRTT x 8, RTTVAR x 4.
+        self._srtt8 = 0
+        self._rttvar4 = 0
+        self._has_rtt = False
+        self.rto = RETRY_MS
+        self._timing = False     # one frame at a time is timed (Karn: never a resent one)
+        self._rtt_seq = 0
+        self._rtt_at = 0
+        self._rtt_done = False   # its ACK came: take the sample at the next poll
+        # Fast retransmit.
+        self._dup = False        # a duplicate ACK asks for the oldest frame again
+        self._fr_seq = -1        # the frame last sent by fast retransmit, and when
+        self._fr_at = 0
         self._scratch = bytearray(_HB_BODY)
+        smv = memoryview(self._scratch)
+        self._ev_crc = smv[:_BODY - 2]
+        self._hb_crc = smv[:_HB_BODY - 2]
         self._out = bytearray(out_size)
         self._mv = memoryview(self._out)
 
@@ -96,7 +144,7 @@ class Sender:
         s = self._scratch
         struct.pack_into("<BHQBBHB", s, 0, EVENT, self.next_seq(), t_us,
                          kind & 0xFF, index & 0xFF, value & 0xFFFF, flags & 0xFF)
-        c = crc16(memoryview(s)[:_BODY - 2])
+        c = crc16(self._ev_crc)
         s[_BODY - 2] = c & 0xFF
         s[_BODY - 1] = c >> 8
         i = self._head + self._events
@@ -108,9 +156,12 @@ class Sender:
 
     # --- what the link reader calls ------------------------------------------------
 
-    def on_ack(self, boot_id, ack):
-        """Free every held frame up to and including `ack`; stale or foreign ACKs change nothing.
+    def on_ack(self, boot_id, ack, now_ms=None):
+        """Free every held frame up to and including `ack`; stale or foreign ACKs free nothing.
 
+        An ACK of the seq just before the oldest held frame is the host saying it
+        still waits for that frame: it is sent again at the next poll. `now_ms`,
+        when given, times the round trip now rather than at the next poll.
         Returns the number of frames freed.
         """
         if boot_id != self.boot_id:
@@ -118,8 +169,15 @@ class Sender:
         held = self.backlog()
         d = (ack - self._base) & 0xFFFF
         if d >= held:
+            if d == 0xFFFF and held and self._ever:
+                self._dup = True
             return 0
         n = d + 1
+        if self._timing and ((self._rtt_seq - self._base) & 0xFFFF) < n:
+            self._timing = False
+            self._rtt_done = True
+            if now_ms is not None:
+                self._sample(now_ms & _MASK)
         self._base = (self._base + n) & 0xFFFF
         if self._hello_held:
             self._hello_held = False
@@ -127,56 +185,142 @@ class Sender:
         self._head = (self._head + n) % self.capacity if self.capacity else 0
         self._events -= n
         self._sent = self._sent - (d + 1) if self._sent > d + 1 else 0
-        self._progress = True
+        self._ever = self._ever - (d + 1) if self._ever > d + 1 else 0
+        if now_ms is None:
+            self._progress = True         # the wait restarts at the next poll
+        else:
+            self._timer = now_ms & _MASK
         return d + 1
+
+    # --- round trip ----------------------------------------------------------------
+
+    def _sample(self, now):
+        """Fold one round-trip sample into SRTT/RTTVAR and set RTO (RFC 6298 section 2)."""
+        self._rtt_done = False
+        r = _since(now, self._rtt_at)
+        if r < 0:
+            r = 0
+        if not self._has_rtt:
+            self._has_rtt = True
+            self._srtt8 = r << 3
+            self._rttvar4 = r << 1
+        else:
+            delta = r - (self._srtt8 >> 3)
+            self._srtt8 += delta
+            if delta < 0:
+                delta = -delta
+            self._rttvar4 += delta - (self._rttvar4 >> 2)
+        rto = (self._srtt8 >> 3) + self._rttvar4
+        self.rto = RTO_MIN if rto < RTO_MIN else RTO_MAX if rto > RTO_MAX else rto
+
+    def srtt(self):
+        """Smoothed round trip in ms (None before the first sample)."""
+        return (self._srtt8 >> 3) if self._has_rtt else None
 
     # --- what the writer calls -------------------------------------------------------
 
-    def _frame(self, k):
-        """(buffer, start, length) of the k-th held frame, oldest first."""
-        if self._hello_held:
-            if k == 0:
-                return self._hello, 0, len(self._hello)
-            k -= 1
-        i = self._head + k
-        if i >= self.capacity:
-            i -= self.capacity
-        return self._slots, i * SLOT, self._lens[i]
+    def _put(self, k, buf, o, room):
+        """Copy the k-th held frame (oldest first) into buf at o; its length, or 0 if it does not fit."""
+        if self._hello_held and k == 0:
+            src = self._hello
+            start = 0
+            n = len(src)
+        else:
+            if self._hello_held:
+                k -= 1
+            i = self._head + k
+            if i >= self.capacity:
+                i -= self.capacity
+            src = self._slots
+            start = i * SLOT
+            n = self._lens[i]
+        if o + n > room:
+            return 0
+        for j in range(n):
+            buf[o + j] = src[start + j]
+        self.sent_frames += 1
+        self.sent_bytes = (self.sent_bytes + n) & _MASK
+        return n
 
-    def poll_into(self, now_ms, t_us, buf):
-        """Write the bytes due now into `buf` (whole frames, at most len(buf)); returns the count."""
-        room = len(buf)
+    def poll_into(self, now_ms, t_us, buf, limit=-1):
+        """Write the bytes due now into `buf` (whole frames, at most `limit` or len(buf)); returns the count."""
+        now = now_ms & _MASK
+        self._now = now
+        room = len(buf) if limit < 0 or limit > len(buf) else limit
         o = 0
+        if self._rtt_done:
+            self._sample(now)
         if self._progress:
             self._progress = False
-            self._timer = now_ms
-        if self._last_hb is None:
-            self._last_hb = now_ms - HEARTBEAT_MS
-            self._timer = now_ms
+            self._timer = now
+        if not self._started:
+            self._started = True
+            self._last_hb = now - HEARTBEAT_MS
+            self._timer = now
         held = self.backlog()
-        if held and self._sent and now_ms - self._timer >= RETRY_MS:
-            self._sent = 0
-            self.retransmits += 1
-        if now_ms - self._last_hb >= HEARTBEAT_MS and room >= _HB_MAX:
-            self._last_hb = now_ms
+        if held and self._sent and _since(now, self._timer) >= self.rto:
+            self._go_back()
+            r = self.rto << 1
+            self.rto = RTO_MAX if r > RTO_MAX else r
+        if _since(now, self._last_hb) >= HEARTBEAT_MS and room >= _HB_MAX:
+            self._last_hb = now
             s = self._scratch
             struct.pack_into("<BHIQHI", s, 0, HEARTBEAT, self.next_seq(), self.boot_id,
                              t_us, held if held < 0xFFFF else 0xFFFF, self.dropped)
-            c = crc16(memoryview(s)[:_HB_BODY - 2])
+            c = crc16(self._hb_crc)
             s[_HB_BODY - 2] = c & 0xFF
             s[_HB_BODY - 1] = c >> 8
             o += cobs_into(s, _HB_BODY, buf, o)
+        if self._dup:
+            self._dup = False
+            o += self._fast(now, held, buf, o, room)
         while self._sent < held:
-            src, start, n = self._frame(self._sent)
-            if o + n > room:
+            n = self._put(self._sent, buf, o, room)
+            if not n:
                 break
-            buf[o:o + n] = src[start:start + n]
             o += n
             if self._sent == 0:
-                self._timer = now_ms
+                self._timer = now
+            if self._sent < self._ever:
+                self.resent_bytes = (self.resent_bytes + n) & _MASK
+            else:
+                self._ever = self._sent + 1
+                if not self._timing:
+                    self._timing = True
+                    self._rtt_seq = (self._base + self._sent) & 0xFFFF
+                    self._rtt_at = now
             self._sent += 1
-            self.sent_frames += 1
         return o
+
+    def _go_back(self):
+        """Everything held goes again from the oldest; no frame in flight is timed (Karn)."""
+        self._sent = 0
+        self._timing = False
+        self._rtt_done = False
+        self.retransmits += 1
+
+    def _fast(self, now, held, buf, o, room):
+        """Send the oldest held frame again now, unless it went that way less than a round trip ago."""
+        if not held or not self._ever or not self._sent:
+            return 0
+        if self._fr_seq == self._base and \
+                _since(now, self._fr_at) < (self._srtt8 >> 3) + (self._rttvar4 >> 2):
+            return 0
+        self._fr_seq = self._base
+        self._fr_at = now
+        self.fast_retransmits += 1
+        self._timing = False
+        self._rtt_done = False
+        if self.fast_window:
+            self._sent = 0
+            return 0
+        n = self._put(0, buf, o, room)
+        if n:
+            self._timer = now
+            self.resent_bytes = (self.resent_bytes + n) & _MASK
+        else:
+            self._fr_seq = -1
+        return n
 
     def poll(self, now_ms, t_us):
         """The wire bytes to write now (possibly empty)."""

@@ -63,14 +63,16 @@ def test_ack_frees_what_it_covers_and_stops_resending():
     for i in range(3):
         s.push_event(i, RAIL, i, 100, 0)
     s.poll(5, 0)
-    assert s.on_ack(BOOT, 2) == 3
+    assert s.on_ack(BOOT, 2, 10) == 3
     assert s.backlog() == 1
-    # Progress restarts the wait; then only seq 3, still held, goes again.
-    assert seqs(frames_of(s.poll(300, 0))) == []
-    assert seqs(frames_of(s.poll(550, 0))) == [3]
+    # HELLO went at 0 and was acknowledged at 10: RTO = 10 + 4 x 5 ms. Progress
+    # restarts the wait; then only seq 3, still held, goes again.
+    assert s.rto == 30
+    assert seqs(frames_of(s.poll(39, 0))) == []
+    assert seqs(frames_of(s.poll(40, 0))) == [3]
 
 
-def test_lost_ack_means_go_back_n_oldest_first_after_250ms():
+def test_lost_ack_means_go_back_n_oldest_first_after_250ms_then_backs_off():
     s = Sender(BOOT)
     s.poll(0, 0)
     for i in range(4):
@@ -80,10 +82,12 @@ def test_lost_ack_means_go_back_n_oldest_first_after_250ms():
     assert seqs(frames_of(s.poll(250, 0))) == [0, 1, 2, 3, 4]
     assert s.retransmits == 1
     s.on_ack(BOOT, 1)
-    # Progress restarts the wait; then what is left goes again.
+    # Progress restarts the wait, now doubled (no sample from a frame sent twice:
+    # Karn's rule); then what is left goes again.
+    assert s.rto == 500 and s.srtt() is None
     assert seqs(frames_of(s.poll(260, 0))) == []
-    assert seqs(frames_of(s.poll(509, 0))) == []
-    assert seqs(frames_of(s.poll(510, 0))) == [2, 3, 4]
+    assert seqs(frames_of(s.poll(759, 0))) == []
+    assert seqs(frames_of(s.poll(760, 0))) == [2, 3, 4]
 
 
 def test_foreign_and_stale_acks_change_nothing():
@@ -192,6 +196,125 @@ def test_board_reset_starts_over_and_old_acks_are_foreign():
     assert seqs(fs) == [0]
     assert b.on_ack(BOOT, 0) == 0 and b.backlog() == 1
     assert b.on_ack(BOOT ^ 0xFFFF, 0) == 1
+
+
+# --- adaptive retransmit (issue 8): duplicate ACKs, fast retransmit, RTO from the round trip ---
+
+def opened(now=0, rtt=5):
+    """A sender whose HELLO went at `now` and was acknowledged `rtt` ms later."""
+    s = Sender(BOOT)
+    s.poll(now, 0)
+    s.on_ack(BOOT, 0, now + rtt)
+    return s
+
+
+def test_duplicate_ack_resends_only_the_missing_frame_at_once():
+    s = opened()
+    for i in range(5):
+        s.push_event(i, RAIL, 0, i, 0)
+    assert seqs(frames_of(s.poll(10, 0))) == [1, 2, 3, 4, 5]
+    # The host got 2..5 but not 1: it answers at once with an ACK of 0, what it has.
+    assert s.on_ack(BOOT, 0) == 0
+    assert seqs(frames_of(s.poll(11, 0))) == [1]
+    assert s.fast_retransmits == 1 and s.retransmits == 0
+    assert s.on_ack(BOOT, 5, 14) == 5 and s.backlog() == 0
+
+
+def test_fast_retransmit_sends_the_same_frame_at_most_once_per_round_trip():
+    s = opened(rtt=10)                      # SRTT 10, RTTVAR 5
+    for i in range(3):
+        s.push_event(i, RAIL, 0, i, 0)
+    s.poll(20, 0)
+    s.on_ack(BOOT, 0)
+    assert seqs(frames_of(s.poll(21, 0))) == [1]
+    s.on_ack(BOOT, 0)                       # more duplicates, caused by frames 2 and 3
+    assert seqs(frames_of(s.poll(25, 0))) == []
+    s.on_ack(BOOT, 0)
+    assert seqs(frames_of(s.poll(35, 0))) == []
+    s.on_ack(BOOT, 0)                       # a round trip later: the resend was lost too
+    assert seqs(frames_of(s.poll(36, 0))) == [1]
+    s.on_ack(BOOT, 1, 40)                   # a partial ACK, then the next one is missing
+    s.on_ack(BOOT, 1)
+    assert seqs(frames_of(s.poll(41, 0))) == [2]
+    assert s.fast_retransmits == 3
+
+
+def test_duplicate_ack_of_nothing_sent_or_of_another_boot_does_nothing():
+    s = opened()
+    s.push_event(1, RAIL, 0, 1, 0)
+    s.on_ack(BOOT, 0)                       # event 1 not sent yet: nothing to resend early
+    assert seqs(frames_of(s.poll(10, 0))) == [1]
+    s.on_ack(BOOT + 1, 0)
+    assert seqs(frames_of(s.poll(11, 0))) == []
+    assert s.fast_retransmits == 0
+
+
+def test_retry_timer_follows_the_measured_round_trip():
+    s = opened(rtt=40)
+    assert s.srtt() == 40 and s.rto == 40 + 4 * 20
+    t = 100
+    for i in range(30):                     # steady 8 ms round trips pull RTO down to the floor
+        s.push_event(i, RAIL, 0, i, 0)
+        s.poll(t, 0)
+        s.on_ack(BOOT, i + 1, t + 8)
+        t += 20
+    assert 8 <= s.srtt() <= 9 and s.rto == 20
+    s.push_event(99, RAIL, 0, 99, 0)
+    assert seqs(frames_of(s.poll(t, 0))) == [31]
+    assert seqs(frames_of(s.poll(t + 19, 0))) == []
+    assert seqs(frames_of(s.poll(t + 20, 0))) == [31]      # not 250 ms: 20
+    assert s.rto == 40                                      # and backed off, doubling
+    assert seqs(frames_of(s.poll(t + 59, 0))) == []
+    assert seqs(frames_of(s.poll(t + 60, 0))) == [31]
+    assert s.rto == 80
+
+
+def test_backoff_stops_at_rto_max_and_a_fresh_sample_resets_it():
+    from shared_rules.link.sender import RTO_MAX
+    s = opened(rtt=10)
+    s.push_event(1, RAIL, 0, 1, 0)
+    t = 10
+    for _ in range(12):
+        s.poll(t, 0)
+        t += 2000
+    assert s.rto == RTO_MAX
+    s.on_ack(BOOT, 1)                       # the frame was sent many times: no sample
+    assert s.rto == RTO_MAX
+    s.push_event(2, RAIL, 0, 2, 0)
+    s.poll(t, 0)
+    s.on_ack(BOOT, 2, t + 10)
+    assert s.rto < 100
+
+
+def test_timers_hold_across_the_2_30_ms_wrap_without_allocating():
+    import sys
+    wrap = 1 << 30
+    s = opened(now=wrap - 30, rtt=10)
+    buf = bytearray(256)
+    lock = unlock = None
+    if sys.implementation.name == "micropython":
+        import micropython
+        lock, unlock = micropython.heap_lock, micropython.heap_unlock
+    t = wrap - 20
+    got = []
+    for i in range(40):
+        if lock:
+            lock()
+        try:
+            s.push_event(1000 + i, RAIL, 0, i, 0)
+            n = s.poll_into(t, 1000 + i, buf)
+            s.on_ack(BOOT, i)              # a duplicate ACK: frame i + 1 again
+            m = s.poll_into(t + 1, 1000 + i, buf, 64)
+        finally:
+            if unlock:
+                unlock()
+        got.append(n + m)
+        s.on_ack(BOOT, i + 1, t + 3)
+        t = (t + 5) & (wrap - 1)           # the caller's ticks_ms wraps to 0 here
+    assert s.backlog() == 0 and s.fast_retransmits == 40
+    # Every event was sent twice, so none was timed (Karn): the estimate stands.
+    assert s.rto == 30 and s.srtt() == 10
+    assert min(got) > 0
 
 
 if __name__ == "__main__":
