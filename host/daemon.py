@@ -12,7 +12,7 @@ import sys
 import time
 
 from shared_rules.link import frames as codec
-from shared_rules.link.names import ACK, LIGHTS, POCKET, RAIL, MOTION
+from shared_rules.link.names import ACK, LIGHTS, POCKET, RAIL, MOTION, HELLO, EVENT, HEARTBEAT
 from host.journal import Journal, journal_path
 from host.link.session import Session, ACCEPT, DUPLICATE
 from host.link.port import Port
@@ -23,6 +23,7 @@ from shared_rules.rules.events import event
 
 LINK_TIMEOUT_S = 3.5     # no frame for this long (HEARTBEAT is 1 s): link down
 LIGHTS_EVERY_S = 1.0
+BOARD_FRAMES = (HELLO, EVENT, HEARTBEAT)
 
 
 def load_referee_class():
@@ -80,6 +81,7 @@ class Daemon:
         self.last_activity = None       # monotonic time of the last RAIL/POCKET of the open shot
         self.lights_sent = None
         self.lights_at = 0.0
+        self.heard_on = None            # port.opens when the board last spoke (see _heard)
         self.counts = {"accepted": 0, "duplicates": 0, "out_of_order": 0, "corrupt": 0,
                        "commands": 0, "refused": 0, "journal_skipped": 0}
         self._console_line = None
@@ -284,15 +286,25 @@ class Daemon:
 
     # --- the serial side ------------------------------------------------
 
-    def _send_ack(self, now):
+    def _heard(self, now):
+        """True once the board spoke (any good frame) since the port (re)opened and the link is up.
+
+        Until then the daemon sends nothing: a board still booting reads its USB or
+        UART as the REPL's stdin, where a 0x03 in an ACK or LIGHTS is Ctrl-C.
+        """
+        return (self.heard_on == self.port.opens and self.session.last_frame is not None
+                and now - self.session.last_frame < LINK_TIMEOUT_S)
+
+    def _send_ack(self, now, twice=False):
+        """ACK what is journaled; `twice` makes the second a duplicate ACK: a gap is left."""
         seq = self.session.ack_seq()
-        if seq is None:
+        if seq is None or not self._heard(now):
             return
-        self.port.write(codec.encode({"type": ACK, "seq": 0, "boot_id": self.session.boot_id,
-                                      "ack": seq}), now)
+        wire = codec.encode({"type": ACK, "seq": 0, "boot_id": self.session.boot_id, "ack": seq})
+        self.port.write(wire + wire if twice else wire, now)
 
     def _send_lights(self, now, force=False):
-        if not self.port.is_open or self.state is None:
+        if not self.port.is_open or self.state is None or not self._heard(now):
             return
         lights = lights_for(self.state)
         if force or lights != self.lights_sent or now - self.lights_at >= LIGHTS_EVERY_S:
@@ -302,14 +314,21 @@ class Daemon:
                 self.lights_at = now
 
     def handle_bytes(self, data, now):
-        """Frames in `data`: journal the accepted ones (one fsync), ACK, then judge them."""
+        """Frames in `data`: journal the accepted ones (one fsync), ACK, then judge them.
+
+        A corrupt frame or a gap is answered at once with an ACK of what is journaled
+        (a duplicate ACK), so the board resends the missing frame without waiting
+        for its timer.
+        """
         before = self.reader.error_count()
         frames = self.reader.feed(data)
         self.counts["corrupt"] += self.reader.error_count() - before
         accepted = []
-        ack = False
+        ack = self.reader.error_count() > before
         wall = time.time()
         for f in frames:
+            if f.get("type") in BOARD_FRAMES:
+                self.heard_on = self.port.opens
             d = self.session.on_frame(f, now, wall)
             if d["action"] == ACCEPT:
                 self.journal.append(d["entry"])
@@ -319,11 +338,15 @@ class Daemon:
                 ack = True
             elif d["action"] == "drop":
                 self.counts["out_of_order"] += 1
+                ack = True
+            for e in self.session.take_ready(wall):
+                self.journal.append(e)
+                accepted.append(e)
         if accepted:
             self.journal.sync()
             ack = True
         if ack:
-            self._send_ack(now)
+            self._send_ack(now, twice=bool(accepted) and self.session.has_gap())
         events = []
         for e in accepted:
             self.counts["accepted"] += 1
