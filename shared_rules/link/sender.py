@@ -31,7 +31,7 @@ from shared_rules.link.names import HELLO, EVENT, HEARTBEAT
 
 RETRY_MS = 250           # contract v1's retry, used until a round trip is measured
 RTO_MIN = 20
-RTO_MAX = 1000
+RTO_MAX = RETRY_MS     # never slower than contract v1, also while backing off
 HEARTBEAT_MS = 1000
 
 # Board time arithmetic in the ticks_ms style: modulo 2^30, signed differences.
