@@ -141,6 +141,7 @@ class Board:
         self.boot_id = boot_id
         self.reader = FrameReader()
         self.buf = bytearray(1024)
+        self.mv = memoryview(self.buf)
 
     def serve(self, now_us, data, up):
         for f in self.reader.feed(data):
@@ -148,7 +149,7 @@ class Board:
                 self.sender.on_ack(f["boot_id"], f["ack"])
         room = TX_QUEUE - int(up.queued(now_us) + 0.999)
         if room > 0:
-            n = self.sender.poll_into(now_us // 1000, now_us, self.buf, room)
+            n = self.sender.poll_into(now_us // 1000, now_us, self.mv[:room])
             if n:
                 up.send(self.buf[:n], now_us)
 
