@@ -20,19 +20,24 @@ async def sense(board, sleep_ms):
 
 
 async def serve(board, link, sleep_ms):
-    """Every TX_MS: hand the board what the host sent, then write what is due out."""
+    """Every TX_MS: hand the board what the host sent, then write what the link takes now.
+
+    Only `link.room()` bytes are framed a pass, so a write never waits on the port and
+    the sensors never wait on the link; what is not due yet stays with the sender.
+    """
     inbuf = bytearray(board.cfg.get("in_size", 256))
     imv = memoryview(inbuf)
     buf = bytearray(board.cfg.get("out_size", 1024))
-    mv = memoryview(buf)
     while True:
         n = link.readinto(inbuf)
         if n:
             board.link_in(imv[:n])
-        k = board.link_out(buf)
-        if k:
-            link.write(mv[:k])
-            await link.drain()
+        room = link.room()
+        if room:
+            k = board.link_out(buf, room)
+            if k:
+                link.write(buf, k)
+                await link.drain()
         await sleep_ms(TX_MS)
 
 
@@ -71,13 +76,13 @@ async def main(board, link, ready=None, sleep_ms=None):
         s.cancel()               # a cancelled main leaves no sensing task behind
 
 
-def open_link(machine, lc):
+def open_link(machine, lc, clock=None):
     """The transport a board configuration's "link" names: USB stdio unless it gives a UART."""
     if lc.get("uart") is None:
         import micropython
         micropython.kbd_intr(-1)       # frames may hold 0x03; Ctrl-C must not stop the board
         return transport.Stdio()
-    return transport.Uart(transport.open_uart(machine, lc))
+    return transport.Uart(transport.open_uart(machine, lc), lc.get("baud", 115200), clock)
 
 
 def start(config_path="board.json"):
@@ -94,5 +99,5 @@ def start(config_path="board.json"):
         print("safe mode: link not started, REPL free")
         return
     board = Board(cfg, machine, time)
-    link = open_link(machine, cfg.get("link", {}))
+    link = open_link(machine, cfg.get("link", {}), time)
     asyncio.run(main(board, link))

@@ -346,9 +346,9 @@ class Board:
             self.lamps.tick(t)
         return t
 
-    def link_out(self, buf):
-        """Bytes due on the wire now, written into `buf`; returns how many."""
-        return self.sender.poll_into(self.t // 1000, self.t, buf)
+    def link_out(self, buf, limit=-1):
+        """Bytes due on the wire now, written into `buf` (at most `limit`); returns how many."""
+        return self.sender.poll_into(self.t // 1000, self.t, buf, limit)
 
     def link_in(self, data):
         """Act on bytes from the host: ACK frees held frames, LIGHTS sets the lamps."""

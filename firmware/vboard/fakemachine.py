@@ -308,6 +308,9 @@ class FakeUSB(_HostEnd):
     def ready(self):
         return self.rxpipe.n > 0
 
+    def writable(self):
+        return True
+
 
 class FakeMachine:
     """Stands in for the `machine` module: Pin, ADC, I2C, UART, unique_id, with handles for tests
@@ -371,3 +374,9 @@ class FakeMachine:
 
     def unique_id(self):
         return b"\xe6\x61\x38\x10\x23\x45\x67\x89"
+
+
+
+# Link writes as the real ports do them (rp2 UART, rp2 USB CDC, ESP32 UART0 stdout) are
+# faked in vboard/fakeports.py, imported only by the tests that need them: their code
+# would cost every board test ~6 KB of a 192K heap.

@@ -20,8 +20,8 @@ them. Two ways to send one again, both readable by a host of contract v1:
   duplicate ACK: the host still waits for that frame; a host that keeps frames
   received after a gap says so at once, and twice when it moved but a gap is left)
   sends that one frame once more at once, the same frame at most once per round
-  trip. `fast_window=True` goes back over the whole window instead (kept to
-  measure the choice: tests/bench/bench_link_noise.py).
+  trip (tests/bench/bench_link_noise.py measures this against going back over
+  the whole window).
 """
 import struct
 
@@ -78,11 +78,10 @@ def cobs_into(src, n, dst, off):
 class Sender:
     """Sequence numbers, holding, acknowledgement, retransmit (timeout and fast) and heartbeat."""
 
-    def __init__(self, boot_id, capacity=256, hello=None, out_size=2048, fast_window=False):
+    def __init__(self, boot_id, capacity=256, hello=None, out_size=2048):
         h = hello or {}
         self.boot_id = boot_id & 0xFFFFFFFF
         self.capacity = capacity
-        self.fast_window = fast_window
         self.dropped = 0
         self.retransmits = 0        # go-backs after a timeout
         self.fast_retransmits = 0   # resends on a duplicate ACK
@@ -104,9 +103,7 @@ class Sender:
         self._ever = 0           # held frames sent at least once
         self._timer = 0          # when the oldest held frame was last sent, or progress made
         self._progress = False   # an ACK freed frames since the last poll
-        self._last_hb = 0
-        self._started = False
-        self._now = 0
+        self._last_hb = None
         # Round-trip estimate (RFC 6298) in ms, scaled: SRTT x 8, RTTVAR x 4.
         self._srtt8 = 0
         self._rttvar4 = 0
@@ -124,8 +121,8 @@ class Sender:
         smv = memoryview(self._scratch)
         self._ev_crc = smv[:_BODY - 2]
         self._hb_crc = smv[:_HB_BODY - 2]
-        self._out = bytearray(out_size)
-        self._mv = memoryview(self._out)
+        self._out_size = out_size
+        self._out = None         # poll()'s buffer, made on first use (a board calls poll_into)
 
     # --- what the sensors side calls -------------------------------------------------
 
@@ -245,7 +242,6 @@ class Sender:
     def poll_into(self, now_ms, t_us, buf, limit=-1):
         """Write the bytes due now into `buf` (whole frames, at most `limit` or len(buf)); returns the count."""
         now = now_ms & _MASK
-        self._now = now
         room = len(buf) if limit < 0 or limit > len(buf) else limit
         o = 0
         if self._rtt_done:
@@ -253,13 +249,16 @@ class Sender:
         if self._progress:
             self._progress = False
             self._timer = now
-        if not self._started:
-            self._started = True
+        if self._last_hb is None:
             self._last_hb = now - HEARTBEAT_MS
             self._timer = now
         held = self.backlog()
         if held and self._sent and _since(now, self._timer) >= self.rto:
-            self._go_back()
+            # Everything held goes again from the oldest; nothing in flight is timed (Karn).
+            self._sent = 0
+            self._timing = False
+            self._rtt_done = False
+            self.retransmits += 1
             r = self.rto << 1
             self.rto = RTO_MAX if r > RTO_MAX else r
         if _since(now, self._last_hb) >= HEARTBEAT_MS and room >= _HB_MAX:
@@ -292,27 +291,23 @@ class Sender:
             self._sent += 1
         return o
 
-    def _go_back(self):
-        """Everything held goes again from the oldest; no frame in flight is timed (Karn)."""
-        self._sent = 0
-        self._timing = False
-        self._rtt_done = False
-        self.retransmits += 1
-
-    def _fast(self, now, held, buf, o, room):
-        """Send the oldest held frame again now, unless it went that way less than a round trip ago."""
+    def _fast_due(self, now, held):
+        """True (and counted) if the oldest frame may go again now: sent, not within a round trip."""
         if not held or not self._ever or not self._sent:
-            return 0
+            return False
         if self._fr_seq == self._base and \
                 _since(now, self._fr_at) < (self._srtt8 >> 3) + (self._rttvar4 >> 2):
-            return 0
+            return False
         self._fr_seq = self._base
         self._fr_at = now
         self.fast_retransmits += 1
         self._timing = False
         self._rtt_done = False
-        if self.fast_window:
-            self._sent = 0
+        return True
+
+    def _fast(self, now, held, buf, o, room):
+        """Send the oldest held frame again now (fast retransmit); the bytes written."""
+        if not self._fast_due(now, held):
             return 0
         n = self._put(0, buf, o, room)
         if n:
@@ -324,5 +319,7 @@ class Sender:
 
     def poll(self, now_ms, t_us):
         """The wire bytes to write now (possibly empty)."""
+        if self._out is None:
+            self._out = bytearray(self._out_size)
         n = self.poll_into(now_ms, t_us, self._out)
-        return bytes(self._mv[:n])
+        return bytes(self._out[:n])

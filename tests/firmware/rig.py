@@ -41,6 +41,11 @@ def load_table():
         return json.load(fh)
 
 
+# Bytes the board frames a pass, as app.serve over a transport (tableboard.transport.BUDGET):
+# a few frames at a time, so the host side here never holds a hundred decoded frames at once.
+BUDGET = 64
+
+
 class Rig:
     def __init__(self, cfg=None, start_ticks=0, boot_id=0x12345678, machine=None, clock=None):
         self.m = machine or FakeMachine()
@@ -109,7 +114,7 @@ class Rig:
 
     def step(self):
         self.board.step()
-        k = self.board.link_out(self.buf)
+        k = self.board.link_out(self.buf, BUDGET)
         if not k:
             return
         self.wire_bytes += k
@@ -153,12 +158,12 @@ class Rig:
         """Events as the host keeps them: in seq order, each seq once."""
         out = []
         for k in range(MAXSEQ):
-            if self.ev[4 * k]:
+            # Filtered here, not in a second list: a long run leaves a board-sized heap
+            # too fragmented for two lists of 256.
+            if self.ev[4 * k] and (kind is None or self.ev[4 * k + 1] == kind):
                 out.append({"seq": k, "t_us": self.t_us[k], "kind": self.ev[4 * k + 1],
                             "index": self.ev[4 * k + 2], "value": self.val[k],
                             "flags": self.ev[4 * k + 3]})
-        if kind is not None:
-            out = [e for e in out if e["kind"] == kind]
         return out
 
     def heartbeats(self):

@@ -290,7 +290,9 @@ def test_event_buffer_full_never_stalls_sensors_and_counts_loss():
     r.acking = True
     r.run_ms(3000)
     ev = r.events(RAIL)
-    assert [e["value"] for e in ev] == [2000 + k for k in range(256)]
+    assert len(ev) == 256
+    for k in range(256):                   # compared in place: no second list on a small heap
+        assert ev[k]["value"] == 2000 + k
     assert r.heartbeats()[-1]["dropped"] == 44 and r.board.sender.backlog() == 0
 
 

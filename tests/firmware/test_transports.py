@@ -40,11 +40,12 @@ class Host:
         self.board = self.rig.board
         self.time = self.rig.time
         if kind == "uart":
-            self.link = app.open_link(self.rig.m, UART_LINK)
+            self.link = app.open_link(self.rig.m, UART_LINK, self.rig.time)
             self.end = self.rig.m.uarts[1]
         else:
             self.end = FakeUSB()
-            self.link = transport.Stdio(self.end.stdin, self.end.stdout, self.end.ready)
+            self.link = transport.Stdio(self.end.stdin, self.end.stdout, self.end.ready,
+                                        self.end.writable)
         self.reader = FrameReader()
         self.got = []            # (ms, frame) as the host read them, in order
         self.acking = True
@@ -330,7 +331,7 @@ def test_fake_usb_counts_a_read_that_would_wait_on_a_board():
     u.host_write(b"abc")
     buf = bytearray(64)
     assert u.stdin.readinto(buf) == 3 and u.blocks == 1     # read(64) on a board waits for 64
-    link = transport.Stdio(u.stdin, u.stdout, u.ready)
+    link = transport.Stdio(u.stdin, u.stdout, u.ready, u.writable)
     u.host_write(b"defg")
     assert link.readinto(buf) == 4 and bytes(buf[:4]) == b"defg" and u.blocks == 1
     assert link.readinto(buf) == 0 and u.blocks == 1

@@ -19,10 +19,20 @@ import tempfile
 
 from shared_rules.link.frames import FrameReader
 from shared_rules.link.names import ACK, RAIL, MOTION
+from shared_rules.link.sender import Sender
 
 TX_MS = 5                # tableboard.app.serve's pass
 TX_QUEUE = 64            # bytes the board lets wait in its UART (tableboard.transport.Uart)
 HOST_DELAY_US = 2000     # journal append + fsync before the ACK
+
+
+class WholeWindowSender(Sender):
+    """The alternative the benchmark measures: on a duplicate ACK, go back over the whole window."""
+
+    def _fast(self, now, held, buf, o, room):
+        if self._fast_due(now, held):
+            self._sent = 0
+        return 0
 
 
 class Wire:
