@@ -295,13 +295,12 @@ class Daemon:
         return (self.heard_on == self.port.opens and self.session.last_frame is not None
                 and now - self.session.last_frame < LINK_TIMEOUT_S)
 
-    def _send_ack(self, now, twice=False):
-        """ACK what is journaled; `twice` makes the second a duplicate ACK: a gap is left."""
+    def _send_ack(self, now):
         seq = self.session.ack_seq()
         if seq is None or not self._heard(now):
             return
-        wire = codec.encode({"type": ACK, "seq": 0, "boot_id": self.session.boot_id, "ack": seq})
-        self.port.write(wire + wire if twice else wire, now)
+        self.port.write(codec.encode({"type": ACK, "seq": 0, "boot_id": self.session.boot_id,
+                                      "ack": seq}), now)
 
     def _send_lights(self, now, force=False):
         if not self.port.is_open or self.state is None or not self._heard(now):
@@ -317,8 +316,8 @@ class Daemon:
         """Frames in `data`: journal the accepted ones (one fsync), ACK, then judge them.
 
         A corrupt frame or a gap is answered at once with an ACK of what is journaled
-        (a duplicate ACK), so the board resends the missing frame without waiting
-        for its timer.
+        (a duplicate ACK), so the board resends from the missing frame without
+        waiting for its timer.
         """
         before = self.reader.error_count()
         frames = self.reader.feed(data)
@@ -339,14 +338,11 @@ class Daemon:
             elif d["action"] == "drop":
                 self.counts["out_of_order"] += 1
                 ack = True
-            for e in self.session.take_ready(wall):
-                self.journal.append(e)
-                accepted.append(e)
         if accepted:
             self.journal.sync()
             ack = True
         if ack:
-            self._send_ack(now, twice=bool(accepted) and self.session.has_gap())
+            self._send_ack(now)
         events = []
         for e in accepted:
             self.counts["accepted"] += 1

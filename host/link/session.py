@@ -2,12 +2,6 @@
 
 Pure: no I/O and no clock. The caller passes the host's monotonic time in
 seconds wherever time matters, and does the journaling and ACK writing itself.
-
-Frames that arrive after a gap are dropped as the contract says (not accepted,
-not acknowledged) but kept aside, up to AHEAD_MAX of them: once the missing
-frame comes, `take_ready` hands them over in order, so a board that resends
-only the missing frame (fast retransmit) need not resend the rest. The caller
-answers every gap at once with an ACK of what it has (a duplicate ACK).
 """
 from shared_rules.link.names import HELLO, EVENT, HEARTBEAT
 
@@ -17,7 +11,6 @@ DROP = "drop"              # out of order or unusable: drop silently
 INFO = "info"              # HEARTBEAT (or similar): updates link health only
 
 HALF = 0x8000
-AHEAD_MAX = 1024           # frames kept after a gap (a board holds 256 events)
 
 
 def seq_diff(seq, expect):
@@ -40,14 +33,12 @@ class Session:
         self.last_frame = None
         self.counts = {ACCEPT: 0, DUPLICATE: 0, DROP: 0, INFO: 0}
         self.gaps = 0            # times the board no longer held what we expected
-        self.ahead = {}          # seq -> EVENT frame received after a gap, for boot_id
 
     # --- journal replay -------------------------------------------------
 
     def restore(self, entry):
         """Fold one journal entry so a restarted host carries on where it stopped."""
         src = entry.get("src")
-        self.ahead = {}
         if src == "hello":
             self.boot_id = entry.get("boot_id")
             self.expect = (entry.get("seq", 0) + 1) & 0xFFFF
@@ -100,7 +91,6 @@ class Session:
             self.expect = 0
             self.offset_us = None
             self.dropped = 0
-            self.ahead = {}
         verdict = self._reliable(f["seq"])
         if verdict != ACCEPT:
             return self._out(verdict, None, "HELLO seen before" if verdict == DUPLICATE else "gap")
@@ -117,33 +107,12 @@ class Session:
             return self._out(DROP, None, "boot_id unknown: waiting for HELLO or HEARTBEAT")
         verdict = self._reliable(f["seq"])
         if verdict != ACCEPT:
-            if verdict == DROP and seq_diff(f["seq"], self.expect) < AHEAD_MAX:
-                self.ahead[f["seq"]] = f
             return self._out(verdict, None, "seen before" if verdict == DUPLICATE else "out of order")
-        return self._out(ACCEPT, self._entry(f, wall), "event")
-
-    def _entry(self, f, wall):
-        """The journal entry of the expected EVENT `f`; the next one is expected after it."""
-        self.ahead.pop(f["seq"], None)
         self.expect = (f["seq"] + 1) & 0xFFFF
-        return {"src": "board", "boot_id": self.boot_id, "seq": f["seq"], "t_us": f["t_us"],
-                "kind": f["kind"], "index": f["index"], "value": f["value"],
-                "flags": f["flags"], "wall": wall}
-
-    def take_ready(self, wall=None):
-        """Entries of frames kept after a gap that are now next in order (accepted, in seq order)."""
-        out = []
-        while self.expect in self.ahead:
-            out.append(self._entry(self.ahead[self.expect], wall))
-            self.counts[ACCEPT] += 1
-        return out
-
-    def has_gap(self):
-        """True while frames after a missing one are kept: the board should resend that one."""
-        for seq in list(self.ahead):
-            if seq_diff(seq, self.expect) <= 0:
-                del self.ahead[seq]
-        return bool(self.ahead)
+        entry = {"src": "board", "boot_id": self.boot_id, "seq": f["seq"], "t_us": f["t_us"],
+                 "kind": f["kind"], "index": f["index"], "value": f["value"],
+                 "flags": f["flags"], "wall": wall}
+        return self._out(ACCEPT, entry, "event")
 
     def _heartbeat(self, f, now):
         oldest = (f["seq"] - f["backlog"]) & 0xFFFF
@@ -154,7 +123,6 @@ class Session:
             self.boot_id = f["boot_id"]
             self.expect = oldest
             self.hello = None
-            self.ahead = {}
             reason = "learned boot_id from heartbeat"
         elif seq_diff(oldest, self.expect) > 0:
             # The board no longer holds what we expect; waiting would stall forever.

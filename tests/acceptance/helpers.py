@@ -35,10 +35,20 @@ class Table:
             wait_for(lambda: self.sub.last.get(self.base + "/status") == "online", 15,
                      what="status online")
             wait_for(lambda: self.state(), 10, what="first state")
-            # The port is open once LIGHTS come (bytes written before the open are flushed,
-            # as on a real serial port: a real board would send them again).
-            self.wait_lights(lambda f: True, 0, timeout=5, what="first LIGHTS (port open)")
+            # Bytes written before the daemon opens the port are flushed, as on a real serial
+            # port, so wait for the open. (LIGHTS no longer tell: the daemon sends nothing to
+            # a board it has not heard since the open, issue 8.)
+            wait_for(self.port_open, 5, what="the daemon to open the port")
         return self
+
+    def port_open(self):
+        """True once the daemon process holds our pty's far end open (Linux /proc)."""
+        tty = os.ttyname(self.link.slave)
+        fds = "/proc/%d/fd" % self.proc.proc.pid
+        try:
+            return any(os.readlink(os.path.join(fds, fd)) == tty for fd in os.listdir(fds))
+        except OSError:
+            return False
 
     def stop(self):
         rc = self.proc.stop()

@@ -87,8 +87,9 @@ def test_seq_wrap_and_board_learned_from_heartbeat(table):
     table.write(wire.event(65533, 50_000_100, wire.RAIL, 1, 100))     # not the oldest held: ignored
     table.settle(0.4)
     table.pump()
+    # At most a duplicate ACK of what the host has (65531: it waits for 65532), never 65533.
     assert not [f for f in table.host_frames[mark:] if f["type"] == wire.ACK
-                and f.get("boot_id") == B]
+                and f.get("boot_id") == B and f.get("ack") != 65531]
     table.write(wire.event(65532, 50_000_000, wire.MOTION, 0, 1))
     a = table.wait_ack(B, 65532)
     assert a["wire"] == wire.ack_bytes(B, 65532)

@@ -208,34 +208,35 @@ def opened(now=0, rtt=5):
     return s
 
 
-def test_duplicate_ack_resends_only_the_missing_frame_at_once():
+def test_duplicate_ack_goes_back_to_the_missing_frame_at_once():
     s = opened()
     for i in range(5):
         s.push_event(i, RAIL, 0, i, 0)
     assert seqs(frames_of(s.poll(10, 0))) == [1, 2, 3, 4, 5]
-    # The host got 2..5 but not 1: it answers at once with an ACK of 0, what it has.
+    # 1 was lost on the wire; the host answers 2 (which it drops) at once with an ACK
+    # of 0, what it has: everything from 1 goes again now, not after the timer.
     assert s.on_ack(BOOT, 0) == 0
-    assert seqs(frames_of(s.poll(11, 0))) == [1]
+    assert seqs(frames_of(s.poll(11, 0))) == [1, 2, 3, 4, 5]
     assert s.fast_retransmits == 1 and s.retransmits == 0
     assert s.on_ack(BOOT, 5, 14) == 5 and s.backlog() == 0
 
 
-def test_fast_retransmit_sends_the_same_frame_at_most_once_per_round_trip():
+def test_fast_retransmit_of_the_same_frame_at_most_once_per_round_trip():
     s = opened(rtt=10)                      # SRTT 10, RTTVAR 5
     for i in range(3):
         s.push_event(i, RAIL, 0, i, 0)
     s.poll(20, 0)
     s.on_ack(BOOT, 0)
-    assert seqs(frames_of(s.poll(21, 0))) == [1]
+    assert seqs(frames_of(s.poll(21, 0))) == [1, 2, 3]
     s.on_ack(BOOT, 0)                       # more duplicates, caused by frames 2 and 3
     assert seqs(frames_of(s.poll(25, 0))) == []
     s.on_ack(BOOT, 0)
     assert seqs(frames_of(s.poll(35, 0))) == []
     s.on_ack(BOOT, 0)                       # a round trip later: the resend was lost too
-    assert seqs(frames_of(s.poll(36, 0))) == [1]
-    s.on_ack(BOOT, 1, 40)                   # a partial ACK, then the next one is missing
+    assert seqs(frames_of(s.poll(36, 0))) == [1, 2, 3]
+    s.on_ack(BOOT, 1, 40)                   # progress, then the next one is missing
     s.on_ack(BOOT, 1)
-    assert seqs(frames_of(s.poll(41, 0))) == [2]
+    assert seqs(frames_of(s.poll(41, 0))) == [2, 3]
     assert s.fast_retransmits == 3
 
 
@@ -303,7 +304,7 @@ def test_timers_hold_across_the_2_30_ms_wrap_without_allocating():
         try:
             s.push_event(1000 + i, RAIL, 0, i, 0)
             n = s.poll_into(t, 1000 + i, buf)
-            s.on_ack(BOOT, i)              # a duplicate ACK: frame i + 1 again
+            s.on_ack(BOOT, i)              # a duplicate ACK: from frame i + 1 again
             m = s.poll_into(t + 1, 1000 + i, buf, 64)
         finally:
             if unlock:
