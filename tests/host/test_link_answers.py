@@ -9,32 +9,9 @@ from host.link.port import Port
 from shared_rules.link import frames
 from shared_rules.link.names import ACK, LIGHTS, RAIL
 from tests.host.harness import raw_hello, raw_event, raw_heartbeat, journal_lines
+from tests.link.noisy import FakeSerial
 
 BOOT = 0x5EED0008
-
-
-class FakeSerial:
-    """What serial.serial_for_url returns, reduced to what Port uses."""
-
-    def __init__(self):
-        self.inbox = bytearray()
-        self.sent = bytearray()
-
-    @property
-    def in_waiting(self):
-        return len(self.inbox)
-
-    def read(self, n):
-        d = bytes(self.inbox[:n])
-        del self.inbox[:n]
-        return d
-
-    def write(self, data):
-        self.sent += data
-        return len(data)
-
-    def close(self):
-        pass
 
 
 class Rig:

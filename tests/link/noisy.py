@@ -94,6 +94,30 @@ class Wire:
         return bytes(out)
 
 
+class FakeSerial:
+    """What serial.serial_for_url returns, reduced to what host.link.port.Port uses."""
+
+    def __init__(self):
+        self.inbox = bytearray()
+        self.sent = bytearray()
+
+    @property
+    def in_waiting(self):
+        return len(self.inbox)
+
+    def read(self, n):
+        d = bytes(self.inbox[:n])
+        del self.inbox[:n]
+        return d
+
+    def write(self, data):
+        self.sent += data
+        return len(data)
+
+    def close(self):
+        pass
+
+
 class DaemonHost:
     """The real daemon on a fake serial port; `feed` returns what it wrote back."""
 
@@ -101,33 +125,13 @@ class DaemonHost:
         from host.daemon import Daemon
         from host.link.port import Port
         self.now = 0.0
-        self.out = bytearray()
-        self.inbox = bytearray()
+        self.ser = FakeSerial()
         self.journal = []
         base = "/dev/shm" if os.path.isdir("/dev/shm") else None
         self.dir = workdir or tempfile.mkdtemp(prefix="noisy_", dir=base)
         self.d = Daemon("noisy", "fake://", journal_dir=self.dir, outputs=[],
                         clock=lambda: self.now)
-        host = self
-
-        class Ser:
-            @property
-            def in_waiting(self):
-                return len(host.inbox)
-
-            def read(self, n):
-                d = bytes(host.inbox[:n])
-                del host.inbox[:n]
-                return d
-
-            def write(self, data):
-                host.out += data
-                return len(data)
-
-            def close(self):
-                pass
-
-        self.d.port = Port("fake://", opener=lambda url, **kw: Ser())
+        self.d.port = Port("fake://", opener=lambda url, **kw: self.ser)
         self.d.start_journal()
         self.d.port.poll_open(0.0)
         append = self.d.journal.append
@@ -140,10 +144,10 @@ class DaemonHost:
 
     def feed(self, data, now):
         self.now = now
-        self.inbox += data
+        self.ser.inbox += data
         self.d.step()
-        out = bytes(self.out)
-        self.out.clear()
+        out = bytes(self.ser.sent)
+        self.ser.sent.clear()
         return out
 
     def close(self):
