@@ -3,6 +3,7 @@
 Plain test functions: pytest collects them under CPython; under MicroPython
 `run(globals())` runs them with a 192K heap (tests/firmware/test_on_micropython.py).
 """
+import gc
 import json
 
 from shared_rules.link.names import POCKET, RAIL, CUE, MOTION, BUTTON, FAULT, HELLO
@@ -354,7 +355,10 @@ def test_garbage_from_the_host_changes_nothing():
 # --- configurations ------------------------------------------------------------------------
 
 def test_pico_and_esp32_configurations_build_and_report_a_ball():
+    r = None
     for name in ("pico.json", "esp32.json"):
+        r = None                # the last board goes before the next is built: a board-sized heap
+        gc.collect()
         cfg = load_cfg(name)
         assert config.check(cfg) == []
         r = Rig(cfg=cfg)
