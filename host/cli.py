@@ -1,4 +1,4 @@
-"""`billiards` command line (CONTRACT section 3): run, replay, coverage, history."""
+"""`billiards` command line (CONTRACT section 3): run, replay, coverage, history; token (the phone page)."""
 import argparse
 import json
 import os
@@ -30,7 +30,11 @@ def build_parser():
                    help="two player names, comma separated")
     r.add_argument("--quiet-s", type=float, default=3.0,
                    help="seconds of quiet that end a shot on tables without a motion sensor")
-    r.add_argument("--http", type=int, default=None, help="port of the TV page server")
+    r.add_argument("--http", type=int, default=None,
+                   help="port of the TV page server; it also serves the phone page /play")
+    r.add_argument("--play-url", default=None, metavar="URL",
+                   help="address phones use to reach --http, for the QR code (e.g. "
+                   "http://192.168.1.20:8080); default: this machine's LAN address")
     r.add_argument("--ca-file", help="CA certificate for mqtts:// with a private CA")
     r.add_argument("--insecure", action="store_true", help="mqtts:// without certificate checks")
     r.add_argument("--sim-speed", type=float, default=1.0,
@@ -57,6 +61,14 @@ def build_parser():
                     help="empty the database and fold every journal in the directory again")
     hp.add_argument("--limit", type=int, default=20, help="recent matches shown (default 20)")
     hp.add_argument("--json", action="store_true", help="print the figures as JSON")
+    tk = sub.add_parser("token", help="print (or --rotate) the table's phone-page access token and URL")
+    tk.add_argument("--journal", default="journal", help="journal directory (the token is kept there)")
+    tk.add_argument("--table", default="t1", help="table id")
+    tk.add_argument("--rotate", action="store_true",
+                    help="make a new token: phones holding the old one must scan again")
+    tk.add_argument("--http", type=int, default=8080, help="port of the daemon's --http server")
+    tk.add_argument("--play-url", default=None, metavar="URL",
+                    help="address phones use (default: this machine's LAN address and --http)")
     rp = sub.add_parser("replay", help="judge a journal and print the final state as JSON")
     rp.add_argument("file")
     rp.add_argument("--table", default=None, help="table id (default: the file name)")
@@ -110,16 +122,39 @@ def cmd_history(args):
     return 0
 
 
-def _start_http(daemon, port, pages=()):
-    """The TV page server (host/web) on `port`, fed every state through `daemon.listeners`."""
+def cmd_token(args):
+    from host.web.access import TokenStore, lan_address, play_url
+    store = TokenStore(args.journal, args.table)
+    token = store.rotate() if args.rotate else store.current()
+    base = args.play_url or "http://%s:%d" % (lan_address(), args.http)
+    print(play_url(base, token))
+    print("billiards: token %s in %s" % ("rotated" if args.rotate else "kept", store.path),
+          file=sys.stderr)
+    return 0
+
+
+def _play_routes(daemon, journal_dir, base_url):
+    """The phone page: the table's token from the journal directory; commands go through the
+    daemon's queue (Daemon.request_command), never straight to the referee."""
+    from host.web.access import TokenStore
+    from host.web.play import PlayRoutes
+    tokens = TokenStore(journal_dir, daemon.table)
+    tokens.current()                      # created (0600) at start, not at the first scan
+    return PlayRoutes(daemon.table, tokens, daemon.request_command, base_url=base_url)
+
+
+def _start_http(daemon, port, pages=(), journal_dir="journal", base_url=None):
+    """The TV page server (host/web) on `port`, fed every state through `daemon.listeners`,
+    with the phone page /play."""
     try:
         from host.web.server import ScoreboardServer
-    except ImportError:
-        print("billiards: --http %d ignored: the TV page server (host/web) is not installed" % port,
+        play = _play_routes(daemon, journal_dir, base_url)
+    except ImportError as e:
+        print("billiards: --http %d ignored: the web pages cannot load (%s)" % (port, e),
               file=sys.stderr)
         return None
     try:
-        server = ScoreboardServer(port=port)
+        server = ScoreboardServer(port=port, play=play)
         for page in pages:
             server.add_page(page)
         server.start()
@@ -221,7 +256,8 @@ def cmd_run(args):
     http = None
     if args.http:
         from host.web.venue import VenuePages
-        http = _start_http(daemon, args.http, pages=[VenuePages(venue, db_path)])
+        http = _start_http(daemon, args.http, pages=[VenuePages(venue, db_path)],
+                           journal_dir=args.journal, base_url=args.play_url)
 
     def stop(signum, frame):
         daemon.stopping = True
@@ -254,6 +290,8 @@ def main(argv=None):
         return cmd_replay(args)
     if args.command == "history":
         return cmd_history(args)
+    if args.command == "token":
+        return cmd_token(args)
     return 2
 
 

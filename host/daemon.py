@@ -9,6 +9,7 @@ import json
 import queue
 import shutil
 import sys
+import threading
 import time
 
 from shared_rules.link import frames as codec
@@ -227,7 +228,9 @@ class Daemon:
             self.counts["refused"] += 1
         return {"ok": bool(res.get("ok")), "error": res.get("error"), "events": res.get("events") or []}
 
-    def on_command_message(self, name, payload):
+    def submit_command(self, name, payload):
+        """The one entry point for a command from any source (MQTT, HTTP): parse the payload,
+        judge, journal if accepted, answer on …/cmd/result. Runs on the daemon's thread."""
         body, err = parse_command(payload)
         cid = None
         if err is None:
@@ -241,6 +244,19 @@ class Daemon:
             ok = False
         result = {"cmd": name, "ok": ok, "error": err, "id": cid}
         self._publish([(self.base + "/cmd/result", json.dumps(result), False)])
+        return result
+
+    def on_command_message(self, name, payload):
+        return self.submit_command(name, payload)
+
+    def request_command(self, name, payload, timeout=5.0):
+        """From another thread (the phone page's HTTP server): queue the command for the daemon's
+        thread, which alone touches the referee, and wait for its answer; None on timeout."""
+        box = {"done": threading.Event(), "result": None}
+        self.queue.put(("command", (name, payload, box)))
+        if not box["done"].wait(timeout):
+            return None
+        return box["result"]
 
     def _run_output_commands(self, messages):
         """An output answering a message (e.g. Home Assistant's game select) may ask for a command
@@ -277,6 +293,12 @@ class Daemon:
             for o in self.outputs:
                 out.extend(o.on_message(topic, payload))
             self._publish(self._run_output_commands(out))
+        elif kind == "command":
+            name, payload, box = data
+            try:
+                box["result"] = self.submit_command(name, payload)
+            finally:
+                box["done"].set()
         elif kind == "mqtt_error":
             self._say("MQTT broker refused the connection: %s" % (data,))
         elif kind == "disconnected":

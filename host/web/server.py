@@ -4,7 +4,8 @@
 Server-Sent Events stream: one `data:` line of `{"now": <server wall time>,
 "state": {...}}` per state (the first at once), so the page can count the
 shot clock down without trusting the TV's own clock. The daemon calls
-`publish(state)` from any thread.
+`publish(state)` from any thread. With `play` (host/web/play.py) the same
+server also serves the phone page `/play` and its command API `/api/...`.
 """
 
 import json
@@ -53,12 +54,14 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, fmt, *args):     # quiet: the daemon logs what matters
         pass
 
-    def _send(self, code, body, ctype):
+    def _send(self, code, body, ctype, extra=None):
         data = body.encode("utf-8") if isinstance(body, str) else body
         self.send_response(code)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-cache")
+        for k, v in (extra or {}).items():
+            self.send_header(k, v)
         self.end_headers()
         self.wfile.write(data)
 
@@ -68,6 +71,9 @@ class _Handler(BaseHTTPRequestHandler):
         for page in self.server.pages:      # other modules' pages (host/web/venue.py)
             if page(self, path):
                 return
+        play = self.server.play
+        if play is not None and play.get(self, path):
+            return
         if path == "/state":
             with hub.cond:
                 body = hub.state_json
@@ -88,6 +94,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, data, ctype)
         else:
             self._send(404, "not found\n", "text/plain; charset=utf-8")
+
+    def do_POST(self):
+        path = self.path.split("?", 1)[0]
+        play = self.server.play
+        if play is not None and play.post(self, path):
+            return
+        self.close_connection = True
+        self._send(404, "not found\n", "text/plain; charset=utf-8")
 
     def _stream(self, hub):
         self.send_response(200)
@@ -126,9 +140,10 @@ class _Server(ThreadingHTTPServer):
 class ScoreboardServer:
     """The TV page for one table. `publish(state)` is thread-safe."""
 
-    def __init__(self, host="0.0.0.0", port=8080, static_dir=STATIC_DIR):
+    def __init__(self, host="0.0.0.0", port=8080, static_dir=STATIC_DIR, play=None):
         self._httpd = _Server((host, port), _Handler)
         self._httpd.hub = _Hub()
+        self._httpd.play = play         # host/web/play.PlayRoutes: the phone page and its API
         self._httpd.static_dir = static_dir
         self._httpd.pages = []
         self._thread = None
