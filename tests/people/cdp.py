@@ -92,13 +92,16 @@ class Browser:
             raise RuntimeError("%s: %s" % (method, reply["error"]))
         return reply.get("result", {})
 
-    def open(self, url, width=1280, height=720):
+    def open(self, url, width=1280, height=720, mobile=False, scale=1):
+        """A new tab at `url`; `mobile` emulates a phone: its viewport, scale and a touch screen."""
         target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)
         self.session = self.send("Target.attachToTarget",
                                  {"targetId": target["targetId"], "flatten": True},
                                  session=False)["sessionId"]
         self.send("Emulation.setDeviceMetricsOverride",
-                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+                  {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile})
+        if mobile:
+            self.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
         self.send("Page.enable")
         self.send("Runtime.enable")
         self.send("Page.navigate", {"url": url})
@@ -123,6 +126,29 @@ class Browser:
                 return last
             time.sleep(0.05)
         raise TimeoutError("%s stayed %r" % (expr, last))
+
+    def tap(self, selector, timeout=10.0):
+        """Touch the middle of the element as a finger would (touchstart/touchend, which the
+        browser turns into a click): it must be on screen, have a size and not be covered."""
+        where = """(() => {
+          const el = document.querySelector(%s);
+          if (!el) return null;
+          el.scrollIntoView({block: 'center', inline: 'center'});
+          const r = el.getBoundingClientRect();
+          if (!r.width || !r.height) return null;
+          const x = r.left + r.width / 2, y = r.top + r.height / 2;
+          const top = document.elementFromPoint(x, y);
+          return top && (top === el || el.contains(top)) ? [x, y] : null;
+        })()""" % json.dumps(selector)
+        x, y = self.wait_for(where, timeout)
+        self.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        self.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    def type_into(self, selector, text):
+        """Replace an input's text by typing, as a keyboard would."""
+        self.tap(selector)
+        self.eval("document.querySelector(%s).select()" % json.dumps(selector))
+        self.send("Input.insertText", {"text": text})
 
     def screenshot(self, path):
         data = self.send("Page.captureScreenshot", {"format": "png"})["data"]

@@ -1,0 +1,290 @@
+"""A whole nine-ball game played by taps on the phone page, in real headless Chromium at a
+phone's viewport (390x844, touch), against a running daemon fed by a board on a pty.
+
+The phone gets its URL the way a player does: by scanning the QR code on the TV page (decoded
+from a screenshot with zbarimg when it is installed). After every tap the state on MQTT is
+checked, and every refusal must be shown in words. Set BILLIARDS_PHONE_SCREENSHOTS=DIR to keep
+the phone-sized screenshots (docs/phone/ holds the ones the docs show).
+"""
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from cdp import CHROMIUM, Browser
+from play_table import Table
+from tests.host.harness import wait_for
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs chromium (apt-get install -y chromium)"),
+]
+
+PHONE = {"width": 390, "height": 844, "mobile": True, "scale": 2}
+
+SHOWN = """JSON.stringify((() => {
+  const t = id => document.getElementById(id);
+  const vis = id => t(id).hidden ? null : t(id).textContent;
+  const on = id => !t(id).hidden && t(id).offsetParent !== null;
+  return {
+    readonly: document.body.classList.contains('readonly'),
+    shot: document.body.dataset.shot, phase: document.body.dataset.phase,
+    names: [t('name0').textContent, t('name1').textContent],
+    scores: [t('score0').textContent, t('score1').textContent],
+    shooting: [t('p0').classList.contains('shooting'), t('p1').classList.contains('shooting')],
+    result: vis('result'), result_ok: t('result').hidden ? null : t('result').dataset.ok === '1',
+    viewonly: vis('viewonly'),
+    decide: on('decide') ? t('decide-title').textContent : null,
+    options: on('decide') ? [...document.querySelectorAll('#options button')].map(b => b.dataset.option) : [],
+    option_labels: on('decide') ? [...document.querySelectorAll('#options button')].map(b => b.textContent) : [],
+    identify: on('identify') ? t('identify-title').textContent : null,
+    lag: on('lag'), push: on('btn-push'), safety: on('btn-safety'), undo: on('btn-undo'),
+    foul: vis('foul'), bih: vis('bih'), warning: vis('warning'), winner: vis('winner'),
+    called: vis('called'),
+    balls: [...document.querySelectorAll('#svgballs .ball')].map(b => +b.dataset.ball),
+    confirm: t('confirm').hidden ? null : t('confirm-text').textContent,
+  };
+})())"""
+
+
+def shown(browser):
+    return json.loads(browser.eval(SHOWN))
+
+
+def until(table, pred, what):
+    """The state on MQTT once `pred` holds for it."""
+    return wait_for(lambda: table.state() if table.state() and pred(table.state()) else None,
+                    10, what=what)
+
+
+def page_at(browser, shot):
+    browser.wait_for("document.body.dataset.shot === %s" % json.dumps(str(shot)))
+    return shown(browser)
+
+
+def result_shown(browser):
+    """Wait for the answer of the last tap to appear on the page, and read it."""
+    browser.wait_for("!document.getElementById('result').hidden")
+    return shown(browser)
+
+
+def tap_and_answer(browser, selector):
+    browser.eval("document.getElementById('result').hidden = true")
+    browser.tap(selector)
+    return result_shown(browser)
+
+
+def scan_qr(browser, tmp_path):
+    """Screenshot the TV page and decode its QR code like a phone camera; None without zbarimg."""
+    exe = shutil.which("zbarimg")
+    if exe is None:
+        return None
+    png = tmp_path / "tv.png"
+    browser.screenshot(str(png))
+    out = subprocess.run([exe, "--quiet", "--raw", str(png)], capture_output=True, text=True, timeout=30)
+    return out.stdout.strip() or None
+
+
+class Shots:
+    def __init__(self, browser, tmp_path):
+        self.browser = browser
+        self.dir = os.environ.get("BILLIARDS_PHONE_SCREENSHOTS") or str(tmp_path / "shots")
+        os.makedirs(self.dir, exist_ok=True)
+
+    def __call__(self, name, top=None):
+        """A phone-sized screenshot; `top` scrolls that element to the top first."""
+        if top:
+            self.browser.eval("document.querySelector(%s).scrollIntoView({block: 'start'})"
+                              % json.dumps(top))
+            self.browser.eval("window.scrollBy(0, -60)")
+        else:
+            self.browser.eval("window.scrollTo(0, 0)")
+        path = os.path.join(self.dir, name + ".png")
+        self.browser.screenshot(path)
+        assert os.path.getsize(path) > 10000
+        return path
+
+
+@pytest.fixture
+def table(tmp_path, broker):
+    t = Table(tmp_path, broker)
+    yield t
+    t.close()
+
+
+def test_a_nine_ball_game_played_by_taps_on_a_phone(table, tmp_path):
+    token = table.token()
+    tv = Browser(str(tmp_path / "tv-profile"))
+    phone = Browser(str(tmp_path / "phone-profile"))
+    try:
+        # --- scan: the TV page shows the QR code; it holds the play URL with the token.
+        tv.open(table.base + "/")
+        tv.wait_for("document.querySelector('#playqr img').complete && "
+                    "document.querySelector('#playqr img').naturalWidth > 0")
+        url = scan_qr(tv, tmp_path)
+        expected = table.base + "/play#t=" + token
+        if url is not None:
+            assert url == expected
+        url = url or expected
+
+        # --- without the token the page only shows.
+        phone.open(table.base + "/play", **PHONE)
+        ro = page_at(phone, 0)
+        assert ro["readonly"] and ro["viewonly"] and not ro["undo"] and not ro["lag"]
+        assert ro["names"] == ["Anna", "Bob"]
+        shots = Shots(phone, tmp_path)
+        shots("view-only")
+        phone.close()
+        phone = Browser(str(tmp_path / "phone-profile2"))
+        shots.browser = phone
+
+        phone.open(url, **PHONE)
+        start = page_at(phone, 0)
+        phone.wait_for("!document.body.classList.contains('readonly')")
+        assert phone.eval("location.hash") == ""            # the token left the address bar
+        assert start["lag"] and start["undo"]
+
+        # --- new game: nine-ball, names, race, shot clock, house rule, by taps and typing.
+        phone.tap("#newgame > summary")
+        phone.tap('#ng-games input[value="nine-ball"] + span')
+        phone.type_into("#ng-p0", "Anna")
+        phone.type_into("#ng-p1", "Борис")
+        phone.type_into("#ng-race", "1")
+        phone.eval("document.getElementById('ng-clock').value = '60'")
+        phone.tap("#ng-miss")
+        shots("new-game", top="#newgame")
+        after = tap_and_answer(phone, "#ng-start")
+        assert after["result_ok"], after["result"]
+        s = until(table, lambda s: s["game"] == "nine-ball", "nine-ball")
+        assert [p["name"] for p in s["players"]] == ["Anna", "Борис"]
+        assert s["shot"] == 0 and s["shot_clock"]["limit_s"] == 60 and s["race_to"] == 1
+        assert sorted(s["on_table"]) == list(range(1, 10))
+        phone.wait_for("document.getElementById('name1').textContent === 'Борис'")
+
+        # --- the lag: Борис wins it and breaks.
+        phone.tap("#lag1")
+        s = until(table, lambda s: s["shooter"] == 1 and s["breaker"] == 1, "Борис breaks")
+        page = shown(phone)
+        assert page["shooting"] == [False, True] and page["push"] and not page["safety"]
+        shots("lag-and-table")
+
+        # --- a refusal in words: a push-out is not allowed on the break; nothing changes.
+        before = table.state()
+        page = tap_and_answer(phone, "#btn-push")
+        assert page["result_ok"] is False
+        assert page["result"] == ("Refused: a push-out is allowed only on the first shot after the "
+                                  "break, not on the break itself")
+        assert table.state() == before
+        # Nine-ball has no calls: tapping a ball and a pocket is refused in words too.
+        phone.tap('#svgballs .ball[data-ball="1"]')
+        page = tap_and_answer(phone, '#pockets .pocket[data-pocket="foot-left"]')
+        assert page["result"].startswith("Refused: nine-ball is played without calls")
+        assert table.state()["called"] is None
+
+        # --- the break: 12 rail hits, the 2 in foot-left; a legal break, Борис shoots again.
+        s = table.shot(1, rails=12, pocketed=[(2, 2)])
+        assert s["shooter"] == 1 and 2 not in s["on_table"] and not s["last_shot"]["fouls"]
+        page = page_at(phone, 1)
+        assert 2 not in page["balls"]
+
+        # --- push-out, tapped; the board plays it (no rail); Anna is offered only her two options.
+        tap_and_answer(phone, "#btn-push")
+        s = until(table, lambda s: s["push_out"], "push-out announced")
+        s = table.shot(2, rails=0)
+        assert s["decision"] == {"player": 0, "options": ["accept", "pass_back"]}
+        page = page_at(phone, 2)
+        assert page["decide"] == "Anna, choose:" and page["options"] == ["accept", "pass_back"]
+        assert page["option_labels"] == ["Play on from here", "Pass the shot back"]
+        shots("decision")
+        tap_and_answer(phone, '#options [data-option="pass_back"]')
+        s = until(table, lambda s: s["decision"] is None, "push-out passed back")
+        assert s["shooter"] == 1 and s["phase"] == "play"
+        page = shown(phone)
+        assert page["decide"] is None and page["shooting"] == [False, True]
+
+        # --- Борис shoots and misses the 1 (the sensors cannot tell): the referee taps the foul.
+        s = table.shot(3, rails=2)
+        assert s["shooter"] == 0 and not s["last_shot"]["fouls"]
+        phone.tap("#facts > summary")
+        tap_and_answer(phone, '#foul-codes [data-code="wrong_first_contact"]')
+        s = until(table, lambda s: (s.get("last_foul") or {}).get("codes") == ["wrong_first_contact"],
+                  "foul entered")
+        # The miss option (set in the new game form) offers Anna a choice instead of ball in hand.
+        assert s["last_foul"]["player"] == 1 and s["players"][1]["fouls"] == 1
+        assert s["decision"] == {"player": 0, "options": ["accept", "reshoot"]}
+        page = page_at(phone, 3)
+        assert page["foul"] == "Foul by Борис: Wrong ball hit first"
+        assert page["options"] == ["accept", "reshoot"]
+        assert page["option_labels"] == ["Play on from here", "Make them shoot again"]
+        shots("foul")
+
+        # --- undo, with a confirmation: cancel first (nothing changes), then take the shot back.
+        phone.tap("#btn-undo")
+        phone.wait_for("!document.getElementById('confirm').hidden")
+        assert shown(phone)["confirm"] == "Take back the last shot?"
+        shots("undo-confirm")
+        phone.tap("#confirm-no")
+        assert table.state()["shot"] == 3
+        phone.tap("#btn-undo")
+        tap_and_answer(phone, "#confirm-yes")
+        s = until(table, lambda s: s["shot"] == 2, "shot 3 taken back")
+        assert s["shooter"] == 1 and s["last_foul"] is None and s["players"][1]["fouls"] == 0
+        page_at(phone, 2)
+
+        # The shot replayed: this time Борис's ball flies off the table: ball picked by tap.
+        s = table.shot(3, rails=2)
+        phone.tap('#foul-codes [data-code="jumped_ball"]')
+        tap_and_answer(phone, '#jumped-balls [data-ball="0"]')
+        s = until(table, lambda s: (s.get("last_foul") or {}).get("codes") == ["jumped_ball"], "jumped")
+        assert s["shooter"] == 0 and s["ball_in_hand"] == "table"
+
+        # --- Anna, in hand: a ball drops that the pocket's sensor cannot name; she identifies it.
+        phone.eval("document.getElementById('facts').open = false")
+        s = table.shot(4, rails=2, pocketed=[(3, 255)])
+        assert s["needs"] and s["needs"][0]["cmd"] == "identify" and s["needs"][0]["pocket"] == "foot-right"
+        assert s["shot"] == 3                            # not judged until the ball is named
+        phone.wait_for("!document.getElementById('identify').hidden")
+        page = shown(phone)
+        assert page["identify"] == "Which ball dropped in foot-right?"
+        shots("identify", top="#identify")
+        tap_and_answer(phone, '#identify-balls [data-ball="1"]')
+        s = until(table, lambda s: not s["needs"] and s["shot"] == 4, "identified")
+        assert 1 not in s["on_table"] and s["shooter"] == 0
+
+        # --- Anna pockets the 9 (race to 1): the match is over.
+        s = table.shot(5, rails=2, pocketed=[(0, 9)])
+        assert s["phase"] == "over" and s["winner"] == 0
+        page = page_at(phone, 5)
+        assert page["winner"] == "Anna wins the match 1:0"
+        shots("winner")
+
+        # --- Russian.
+        phone.tap("#lang")
+        phone.wait_for("document.documentElement.lang === 'ru'")
+        assert shown(phone)["winner"] == "Anna выигрывает матч 1:0"
+        shots("russian")
+
+        # Every command the page sent was answered on MQTT as well.
+        cmds = [r["cmd"] for r in table.results()]
+        for c in ("new_game", "lag", "push_out", "call", "choose", "foul", "undo", "identify"):
+            assert c in cmds, c
+    finally:
+        tv.close()
+        phone.close()
+
+
+def test_a_wrong_or_stale_token_leaves_the_page_read_only(table, tmp_path):
+    phone = Browser(str(tmp_path / "phone"))
+    try:
+        phone.open(table.base + "/play#t=" + "W" * 32, **PHONE)
+        page_at(phone, 0)
+        page = result_shown(phone)
+        assert page["readonly"] and page["result_ok"] is False
+        assert "not valid for this table" in page["result"]
+        before = table.state()
+        phone.eval("document.querySelector('#pockets .pocket').dispatchEvent(new Event('click'))")
+        assert table.state() == before
+    finally:
+        phone.close()
