@@ -16,7 +16,7 @@
       viewonly: "View only. Scan the QR code on the table (or on the TV) to play from this phone.",
       table: "Table", g_eight: "Eight-ball", g_nine: "Nine-ball", g_straight: "Straight pool",
       "eight-ball": "Eight-ball", "nine-ball": "Nine-ball", "straight-pool": "Straight pool",
-      race: "race to {0}", to_points: "to {0}", fouls: "{0} foul(s)", to_go: "{0} to go",
+      race: "race to {0}", to_points: "to {0}", fouls: "fouls: {0}", to_go: "{0} to go",
       solids: "solids", stripes: "stripes",
       foul: "Foul by {0}: {1}", bih: "{0} has ball in hand", bih_kitchen: " (behind the head string)",
       link_down: "Table sensors offline: scores may lag",
@@ -36,7 +36,8 @@
       rack_clear: "clear of the rack", rack_rack: "inside the rack", rack_apex: "on the apex spot",
       rack_kitchen: "in the kitchen",
       stalemate_title: "Stalemate (re-rack): who won the lag?", stalemate: "{0} won",
-      identify_title: "Which ball dropped in {0}?",
+      identify_title: "Which ball dropped in the {0} pocket?",
+      rematch: "Play again",
       new_game: "New game", player1: "Player 1", player2: "Player 2", race_to: "Race to (games)",
       target: "Points to win", shot_clock: "Shot clock", off: "off", breaker: "Who breaks",
       miss_option: "Miss option (NB.MISS-OPTION)", strict_jump: "Any ball off the table is a foul (SP.STRICT-JUMP)",
@@ -89,7 +90,8 @@
       rack_clear: "вне пирамиды", rack_rack: "в зоне пирамиды", rack_apex: "на точке пирамиды",
       rack_kitchen: "в доме",
       stalemate_title: "Глухая позиция: кто выиграл розыгрыш?", stalemate: "{0}",
-      identify_title: "Какой шар упал в лузу {0}?",
+      identify_title: "Какой шар упал в лузу: {0}?",
+      rematch: "Сыграть ещё",
       new_game: "Новая партия", player1: "Игрок 1", player2: "Игрок 2", race_to: "Матч до (побед)",
       target: "Очков для победы", shot_clock: "Время на удар", off: "нет", breaker: "Кто разбивает",
       miss_option: "Право повтора при промахе (NB.MISS-OPTION)", strict_jump: "Любой вылет шара — фол (SP.STRICT-JUMP)",
@@ -281,6 +283,7 @@
     var tx = svg("text", {x: x, y: y + 0.3}, grp);
     tx.textContent = String(n);
     svg("circle", {"class": "outline", cx: x, cy: y, r: r + 1.4}, grp);
+    svg("circle", {"class": "hit", cx: x, cy: y, r: r + 2}, grp);
     grp.addEventListener("click", function () { tapBall(n); });
     return grp;
   }
@@ -291,9 +294,12 @@
     var balls = (s.on_table || []).slice().sort(function (a, b) { return a - b; });
     if (selected !== null && balls.indexOf(selected) < 0) { selected = null; }
     var lowest = balls.length ? balls[0] : null;
+    var rows = Math.ceil(balls.length / 4);
     balls.forEach(function (n, i) {
       var col = i % 4, row = Math.floor(i / 4);
-      var el = drawBall(g, n, 27 + col * 22, 38 + row * 24, 9);
+      var inRow = Math.min(4, balls.length - row * 4);
+      // Between the foot pockets and the side pockets, clear of both.
+      var el = drawBall(g, n, 60 + (col - (inRow - 1) / 2) * 23, 60 + (row - (rows - 1) / 2) * 24, 10.5);
       if (n === selected) { el.classList.add("sel"); }
       if (s.game === "nine-ball" && n === lowest) { el.classList.add("on"); }
     });
@@ -380,6 +386,7 @@
       else if (s.game_winner === 0 || s.game_winner === 1) { win = t("wins_game", pname(s.game_winner), sc); }
     }
     show("winner", win);
+    $("btn-rematch").hidden = !over;
 
     var last = s.last_shot || {};
     var foulText = "";
@@ -427,7 +434,7 @@
     var need = (s.needs || []).filter(function (x) { return x.cmd === "identify"; })[0];
     $("identify").hidden = !need;
     if (need) {
-      $("identify-title").textContent = (need.text && need.text[lang]) || t("identify_title", pocketName(need.pocket));
+      $("identify-title").textContent = t("identify_title", pocketName(need.pocket));
       chips("identify-balls", allBalls(s), function (n) { send("identify", {pocket: need.pocket, ball: n}); });
     }
     var lagNeeded = (s.needs || []).some(function (x) { return x.cmd === "lag"; });
@@ -506,6 +513,7 @@
   // ---------------------------------------------------------- language
   function applyLang() {
     document.documentElement.lang = lang;
+    $("result").hidden = true;
     $("lang").textContent = lang === "en" ? "RU" : "EN";
     Array.prototype.forEach.call(document.querySelectorAll("[data-i18n]"), function (el) {
       el.textContent = t(el.dataset.i18n);
@@ -563,6 +571,13 @@
       $("stale" + i).addEventListener("click", function () { send("stalemate", {shooter: i}); });
     });
     $("ng-games").addEventListener("change", formGame);
+    $("btn-rematch").addEventListener("click", function () {
+      // The same game, players and match length; the lag then decides the break.
+      if (!state) { return; }
+      var body = {game: state.game, players: [pname(0), pname(1)]};
+      if (state.game === "straight-pool") { body.target = state.target; } else { body.race_to = state.race_to; }
+      send("new_game", body);
+    });
     $("ng-form").addEventListener("submit", newGame);
   }
 
