@@ -164,7 +164,9 @@ def _start_http(daemon, port, pages=(), journal_dir="journal", base_url=None):
     daemon.listeners.append(lambda state, events: server.publish(state))
     if daemon.state is not None:
         server.publish(daemon.state)
-    print("billiards: TV page on %s" % server.url, file=sys.stderr)
+    print("billiards: TV page on %s; phone page %splay (its QR code with the token is on the TV "
+          "page; `billiards token --journal %s --table %s` prints the URL)"
+          % (server.url, server.url, journal_dir, daemon.table), file=sys.stderr)
     return server
 
 

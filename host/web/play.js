@@ -258,9 +258,10 @@
                           "aria-label": pocketName(p[0])}, g);
       svg("circle", {"class": "hole", cx: p[1], cy: p[2], r: 7}, grp);
       svg("circle", {"class": "hit", cx: p[1], cy: p[2], r: 13}, grp);
-      var ty = p[2] < 50 ? p[2] + 13 : (p[2] > 150 ? p[2] - 10 : p[2] + 1.5);
-      var tx = p[1] < 60 ? p[1] + 13 : p[1] - 13;
-      if (p[0].indexOf("side") === 0) { ty = p[2] + 1.5; }
+      // Labels sit on the rail, where no ball is ever drawn.
+      var side = p[0].indexOf("side") === 0;
+      var tx = side ? (p[1] < 60 ? 5 : 115) : (p[1] < 60 ? 24 : 96);
+      var ty = side ? p[2] + 15 : (p[2] < 100 ? 7.3 : 196.8);
       var label = svg("text", {x: tx, y: ty}, grp);
       label.textContent = T[lang].pk[p[0]];
       grp.addEventListener("click", function () { tapPocket(p[0]); });

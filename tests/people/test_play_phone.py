@@ -22,7 +22,7 @@ pytestmark = [
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs chromium (apt-get install -y chromium)"),
 ]
 
-PHONE = {"width": 390, "height": 844, "mobile": True, "scale": 2}
+PHONE = {"width": 390, "height": 844, "mobile": True, "scale": 1}
 
 SHOWN = """JSON.stringify((() => {
   const t = id => document.getElementById(id);
