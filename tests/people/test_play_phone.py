@@ -298,3 +298,64 @@ def test_a_wrong_or_stale_token_leaves_the_page_read_only(table, tmp_path):
         assert table.state() == before
     finally:
         phone.close()
+
+
+def test_calls_safety_end_shot_and_straight_pool_by_taps(table, tmp_path):
+    phone = Browser(str(tmp_path / "phone"))
+    try:
+        phone.open(table.base + "/play#t=" + table.token(), **PHONE)
+        page_at(phone, 0)
+        phone.wait_for("!document.body.classList.contains('readonly')")
+        s = table.state()
+        assert s["game"] == "eight-ball" and s["shot"] == 0
+
+        # Eight-ball: the break, then a call by tapping a ball and a pocket on the drawn table.
+        phone.tap("#lag0")
+        until(table, lambda s: s["breaker"] == 0 and not s["needs"], "lag")
+        s = table.shot(1, rails=12, pocketed=[(2, 3)])
+        assert s["shooter"] == 0 and 3 not in s["on_table"]
+        page_at(phone, 1)
+        phone.tap('#svgballs .ball[data-ball="5"]')
+        phone.wait_for("document.querySelector('#svgballs .ball[data-ball=\"5\"]').classList.contains('sel')")
+        tap_and_answer(phone, '#pockets .pocket[data-pocket="foot-left"]')
+        s = until(table, lambda s: s["called"] == {"ball": 5, "pocket": "foot-left"}, "call")
+        phone.wait_for("document.querySelector('#pockets [data-pocket=\"foot-left\"]').classList.contains('called')")
+        assert shown(phone)["called"] == "Called: ball 5 in foot left"
+
+        # A safety instead: the call is dropped.
+        tap_and_answer(phone, "#btn-safety")
+        s = until(table, lambda s: s["safety"] and s["called"] is None, "safety")
+
+        # A shot whose end the motion sensor never reports: "Balls stopped" ends it.
+        from shared_rules.link.names import MOTION, RAIL
+        table.board.push(MOTION, 0, 1)
+        table.board.push(RAIL, 1, 20000)
+        until(table, lambda s: s["shot_open"], "shot open")
+        phone.wait_for("!document.getElementById('btn-end').hidden")
+        tap_and_answer(phone, "#btn-end")
+        s = until(table, lambda s: not s["shot_open"] and s["shot"] == 2, "shot ended by tap")
+        assert s["shooter"] == 1                              # a safety pocketing nothing passes
+
+        # Straight pool over a game under way: the page asks first; cancel keeps the game.
+        phone.tap("#newgame > summary")
+        phone.tap('#ng-games input[value="straight-pool"] + span')
+        phone.type_into("#ng-target", "50")
+        phone.tap("#ng-strict")
+        phone.tap("#ng-start")
+        phone.wait_for("!document.getElementById('confirm').hidden")
+        assert shown(phone)["confirm"] == "End this game and start a new one?"
+        phone.tap("#confirm-no")
+        assert table.state()["game"] == "eight-ball"
+        phone.tap("#ng-start")
+        tap_and_answer(phone, "#confirm-yes")
+        s = until(table, lambda s: s["game"] == "straight-pool", "straight pool")
+        assert s["target"] == 50 and s["shot"] == 0 and len(s["on_table"]) == 15
+
+        # The 14.1 rack positions are offered; entered when no rack ended, they are refused in words.
+        phone.tap("#facts > summary")
+        phone.eval("document.getElementById('rack-fifteenth').value = 'apex'")
+        page = tap_and_answer(phone, "#btn-rack")
+        assert page["result_ok"] is False and page["result"].startswith("Refused: ")
+        assert table.state()["game"] == "straight-pool" and table.state()["shot"] == 0
+    finally:
+        phone.close()
