@@ -125,7 +125,6 @@
   var token = null;
   var canPlay = false;
   var state = null;
-  var offset = 0;
   var selected = null;          // ball chosen for a call
   var resultTimer = null;
   var confirmAction = null;
@@ -457,17 +456,7 @@
     tick();
   }
 
-  function tick() {
-    var el = $("clock");
-    var sc = state && state.phase !== "over" ? state.shot_clock : null;
-    if (!sc || sc.limit_s == null || sc.started_wall == null) { el.hidden = true; return; }
-    var now = Date.now() / 1000 + offset;
-    var left = Math.max(0, Math.ceil(sc.limit_s - (now - sc.started_wall)));
-    el.textContent = left > 0 ? Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2) : "0:00";
-    el.classList.toggle("low", left > 0 && left <= 10);
-    el.classList.toggle("out", left === 0);
-    el.hidden = false;
-  }
+  function tick() { BilliardsLive.clock($("clock"), state, "0:00"); }
 
   // ---------------------------------------------------------- new game
   function fillForm(s) {
@@ -582,19 +571,6 @@
     $("ng-form").addEventListener("submit", newGame);
   }
 
-  function connect() {
-    var conn = $("conn");
-    var es = new EventSource("events");
-    es.onopen = function () { conn.textContent = t("live"); conn.className = "live"; };
-    es.onerror = function () { conn.textContent = t("reconnecting"); conn.className = ""; };
-    es.onmessage = function (e) {
-      var m;
-      try { m = JSON.parse(e.data); } catch (err) { return; }
-      if (typeof m.now === "number") { offset = m.now - Date.now() / 1000; }
-      render(m.state);
-    };
-  }
-
   var saved = storage("billiards-lang");
   var q = /[?&]lang=(en|ru)/.exec(location.search);
   lang = q ? q[1] : (saved || ((navigator.language || "").toLowerCase().indexOf("ru") === 0 ? "ru" : "en"));
@@ -605,5 +581,6 @@
   setMode(false);
   checkToken();
   setInterval(tick, 250);
-  connect();
+  BilliardsLive.connect($("conn"), function () { return {live: t("live"), reconnecting: t("reconnecting")}; },
+                        render);
 })();

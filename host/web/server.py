@@ -17,7 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 STATIC_DIR = os.path.dirname(os.path.abspath(__file__))
 STATIC_FILES = {"/": "index.html", "/index.html": "index.html",
-                "/tv.css": "tv.css", "/tv.js": "tv.js"}
+                "/tv.css": "tv.css", "/tv.js": "tv.js", "/live.js": "live.js"}
 KEEPALIVE_S = 15.0
 
 

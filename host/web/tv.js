@@ -17,7 +17,6 @@
     rerack_offender_breaks: "re-rack, opponent breaks", spot_eight: "spot the 8",
     pass_back: "pass the shot back", reshoot: "make them shoot again"
   };
-  var offset = 0;          // server wall clock minus ours, seconds
   var current = null;
 
   function $(id) { return document.getElementById(id); }
@@ -122,32 +121,9 @@
     tick();
   }
 
-  function tick() {
-    var el = $("clock");
-    var sc = current && current.phase !== "over" ? current.shot_clock : null;
-    if (!sc || sc.limit_s == null || sc.started_wall == null) { el.hidden = true; return; }
-    var now = Date.now() / 1000 + offset;
-    var left = Math.max(0, Math.ceil(sc.limit_s - (now - sc.started_wall)));
-    el.textContent = left > 0 ? Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2) : "TIME";
-    el.classList.toggle("low", left > 0 && left <= 10);
-    el.classList.toggle("out", left === 0);
-    el.dataset.left = String(left);
-    el.hidden = false;
-  }
-
-  function connect() {
-    var conn = $("conn");
-    var es = new EventSource("events");
-    es.onopen = function () { conn.textContent = "live"; conn.className = "live"; };
-    es.onerror = function () { conn.textContent = "reconnecting…"; conn.className = ""; };
-    es.onmessage = function (e) {
-      var m;
-      try { m = JSON.parse(e.data); } catch (err) { return; }
-      if (typeof m.now === "number") { offset = m.now - Date.now() / 1000; }
-      render(m.state);
-    };
-  }
+  function tick() { BilliardsLive.clock($("clock"), current, "TIME"); }
 
   setInterval(tick, 250);
-  connect();
+  BilliardsLive.connect($("conn"), function () { return {live: "live", reconnecting: "reconnecting…"}; },
+                        render);
 })();

@@ -1,0 +1,34 @@
+// Shared by the TV page and the phone page: the state stream from host/web/server.py
+// (/events, Server-Sent Events) and the shot clock counted against the server's clock.
+window.BilliardsLive = (function () {
+  "use strict";
+  var offset = 0;          // server wall clock minus ours, seconds
+
+  // Follow the stream: render(state) for each state; `conn` shows live/reconnecting.
+  function connect(conn, words, render) {
+    var es = new EventSource("events");
+    es.onopen = function () { conn.textContent = words().live; conn.className = "live"; };
+    es.onerror = function () { conn.textContent = words().reconnecting; conn.className = ""; };
+    es.onmessage = function (e) {
+      var m;
+      try { m = JSON.parse(e.data); } catch (err) { return; }
+      if (typeof m.now === "number") { offset = m.now - Date.now() / 1000; }
+      render(m.state);
+    };
+  }
+
+  // Show the shooter's time left (GEN.SLOW-PLAY) in `el`; hidden when there is no clock.
+  function clock(el, state, outText) {
+    var sc = state && state.phase !== "over" ? state.shot_clock : null;
+    if (!sc || sc.limit_s == null || sc.started_wall == null) { el.hidden = true; return; }
+    var now = Date.now() / 1000 + offset;
+    var left = Math.max(0, Math.ceil(sc.limit_s - (now - sc.started_wall)));
+    el.textContent = left > 0 ? Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2) : outText;
+    el.classList.toggle("low", left > 0 && left <= 10);
+    el.classList.toggle("out", left === 0);
+    el.dataset.left = String(left);
+    el.hidden = false;
+  }
+
+  return {connect: connect, clock: clock};
+})();
