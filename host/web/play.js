@@ -41,6 +41,8 @@
       new_game: "New game", player1: "Player 1", player2: "Player 2", race_to: "Race to (games)",
       target: "Points to win", shot_clock: "Shot clock", off: "off", breaker: "Who breaks",
       miss_option: "Miss option (NB.MISS-OPTION)", strict_jump: "Any ball off the table is a foul (SP.STRICT-JUMP)",
+      call_required: "Only called balls count (SP.CALL)", sp_illegal_break: "Illegal opening break (SP.BREAK)",
+      spb_penalty: "2 points, opponent plays on", spb_wpa: "2 points, opponent may make them break again",
       start: "Start new game", sticker: "Print the table sticker",
       cancel: "Cancel", confirm_undo: "Take back the last shot?", yes_undo: "Yes, undo",
       confirm_new: "End this game and start a new one?", yes_new: "Yes, new game",
@@ -95,6 +97,8 @@
       new_game: "Новая партия", player1: "Игрок 1", player2: "Игрок 2", race_to: "Матч до (побед)",
       target: "Очков для победы", shot_clock: "Время на удар", off: "нет", breaker: "Кто разбивает",
       miss_option: "Право повтора при промахе (NB.MISS-OPTION)", strict_jump: "Любой вылет шара — фол (SP.STRICT-JUMP)",
+      call_required: "Засчитываются только заказанные шары (SP.CALL)", sp_illegal_break: "Неправильное начальное разбитие (SP.BREAK)",
+      spb_penalty: "2 очка, соперник продолжает", spb_wpa: "2 очка, соперник может потребовать перебить",
       start: "Начать новую партию", sticker: "Напечатать наклейку для стола",
       cancel: "Отмена", confirm_undo: "Отменить последний удар?", yes_undo: "Да, отменить",
       confirm_new: "Закончить эту партию и начать новую?", yes_new: "Да, новая партия",
@@ -376,6 +380,7 @@
       $("sub" + i).textContent = sub.join(" · ");
       $("lag" + i).textContent = t("lag_won", pname(i));
       $("stale" + i).textContent = t("stalemate", pname(i));
+      $("ng-breaker").options[i].textContent = pname(i);
     }
 
     var win = "";
@@ -486,6 +491,8 @@
     if (game === "straight-pool") {
       body.target = +$("ng-target").value;
       body.strict_jump = $("ng-strict").checked;
+      body.call_required = $("ng-call").checked;
+      body.sp_illegal_break = $("ng-spbreak").value;
     } else {
       body.race_to = +$("ng-race").value;
     }
@@ -536,6 +543,7 @@
       storage("billiards-lang", lang);
       applyLang();
     });
+    $("result").addEventListener("click", function () { $("result").hidden = true; });
     $("btn-safety").addEventListener("click", function () { send("safety", {}); });
     $("btn-push").addEventListener("click", function () { send("push_out", {}); });
     $("btn-end").addEventListener("click", function () { send("end_shot", {}); });

@@ -93,8 +93,11 @@ class Shots:
         self.dir = os.environ.get("BILLIARDS_PHONE_SCREENSHOTS") or str(tmp_path / "shots")
         os.makedirs(self.dir, exist_ok=True)
 
-    def __call__(self, name, top=None):
-        """A phone-sized screenshot; `top` scrolls that element to the top first."""
+    def __call__(self, name, top=None, answer=False):
+        """A phone-sized screenshot; `top` scrolls that element to the top first; the answer
+        to the last tap is left showing only with `answer`."""
+        if not answer:
+            self.browser.eval("document.getElementById('result').hidden = true")
         if top:
             self.browser.eval("document.querySelector(%s).scrollIntoView({block: 'start'})"
                               % json.dumps(top))
@@ -179,6 +182,7 @@ def test_a_nine_ball_game_played_by_taps_on_a_phone(table, tmp_path):
         assert page["result"] == ("Refused: a push-out is allowed only on the first shot after the "
                                   "break, not on the break itself")
         assert table.state() == before
+        shots("refusal", answer=True)
         # Nine-ball has no calls: tapping a ball and a pocket is refused in words too.
         phone.tap('#svgballs .ball[data-ball="1"]')
         page = tap_and_answer(phone, '#pockets .pocket[data-pocket="foot-left"]')
@@ -341,6 +345,7 @@ def test_calls_safety_end_shot_and_straight_pool_by_taps(table, tmp_path):
         phone.tap('#ng-games input[value="straight-pool"] + span')
         phone.type_into("#ng-target", "50")
         phone.tap("#ng-strict")
+        phone.eval("document.getElementById('ng-spbreak').value = 'wpa'")
         phone.tap("#ng-start")
         phone.wait_for("!document.getElementById('confirm').hidden")
         assert shown(phone)["confirm"] == "End this game and start a new one?"
@@ -350,6 +355,9 @@ def test_calls_safety_end_shot_and_straight_pool_by_taps(table, tmp_path):
         tap_and_answer(phone, "#confirm-yes")
         s = until(table, lambda s: s["game"] == "straight-pool", "straight pool")
         assert s["target"] == 50 and s["shot"] == 0 and len(s["on_table"]) == 15
+        games = [json.loads(l) for l in table.journal_lines()]
+        body = [e for e in games if e.get("cmd") == "new_game"][-1]["body"]
+        assert (body["strict_jump"], body["call_required"], body["sp_illegal_break"]) == (True, True, "wpa")
 
         # The 14.1 rack positions are offered; entered when no rack ended, they are refused in words.
         phone.tap("#facts > summary")
