@@ -109,6 +109,8 @@ class PlayRoutes:
         return True
 
     def _length(self, req):
+        if req.headers.get("Transfer-Encoding"):
+            return -1          # only Content-Length bodies: a chunked one would desynchronise the stream
         try:
             n = int(req.headers.get("Content-Length") or 0)
         except ValueError:
@@ -128,7 +130,7 @@ class PlayRoutes:
         n = self._length(req)
         if n < 0:
             req.close_connection = True
-            self._json(req, 411, {"ok": False, "error": "bad Content-Length"})
+            self._json(req, 411, {"ok": False, "error": "send the body with a Content-Length"})
             return None
         if n > MAX_BODY:
             req.close_connection = True

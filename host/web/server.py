@@ -50,6 +50,7 @@ def _envelope(state_json):
 class _Handler(BaseHTTPRequestHandler):
     server_version = "BilliardsTV/1"
     protocol_version = "HTTP/1.1"
+    timeout = 60       # a client that stops sending (or reading) frees its thread
 
     def log_message(self, fmt, *args):     # quiet: the daemon logs what matters
         pass

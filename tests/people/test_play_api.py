@@ -132,3 +132,24 @@ def test_qr_and_sticker_carry_the_play_url(table, tmp_path):
     assert table.token() not in sticker.replace(svg, "")       # printed only inside the QR code
     page = urllib.request.urlopen(table.base + "/play", timeout=5).read().decode()
     assert "play.js" in page and "http" not in page.split("<body", 1)[1].replace("http://www.w3.org", "")
+
+
+def test_a_stalled_or_chunked_body_changes_nothing_and_frees_the_server(table):
+    """Raw sockets, as a careless client would: a chunked body is refused (411) and a body that
+    never comes does not stop the next phone from playing."""
+    import socket
+    token = table.token()
+    before = table.journal_lines()
+    s = socket.create_connection(("127.0.0.1", table.port), timeout=5)
+    s.sendall(("POST /api/cmd/undo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
+               "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n" % token).encode())
+    assert s.recv(4096).startswith(b"HTTP/1.1 411")
+    s.close()
+    stalled = socket.create_connection(("127.0.0.1", table.port), timeout=5)
+    stalled.sendall(("POST /api/cmd/undo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
+                     "Content-Length: 100\r\n\r\n{" % token).encode())
+    code, _, res = post(table.base, "/api/cmd/safety", {}, token=token)
+    assert code == 200 and res["cmd"] == "safety"
+    stalled.close()
+    time.sleep(0.3)
+    assert not [l for l in table.journal_lines()[len(before):] if b'"undo"' in l]
