@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -82,9 +83,14 @@ def scan_qr(browser, tmp_path):
     if exe is None:
         return None
     png = tmp_path / "tv.png"
-    browser.screenshot(str(png))
-    out = subprocess.run([exe, "--quiet", "--raw", str(png)], capture_output=True, text=True, timeout=30)
-    return out.stdout.strip() or None
+    for _ in range(10):               # a camera keeps looking until the code is painted and sharp
+        browser.screenshot(str(png))
+        out = subprocess.run([exe, "--quiet", "--raw", str(png)], capture_output=True, text=True,
+                             timeout=30)
+        if out.stdout.strip():
+            return out.stdout.strip()
+        time.sleep(0.3)
+    return None
 
 
 class Shots:
