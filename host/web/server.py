@@ -51,6 +51,7 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "BilliardsTV/1"
     protocol_version = "HTTP/1.1"
     timeout = 60       # a client that stops sending (or reading) frees its thread
+    disable_nagle_algorithm = True   # headers and body are two writes: no 40 ms delayed-ACK stall
 
     def log_message(self, fmt, *args):     # quiet: the daemon logs what matters
         pass
