@@ -347,8 +347,12 @@ class Board:
         return t
 
     def link_out(self, buf, limit=-1):
-        """Bytes due on the wire now, written into `buf` (at most `limit`); returns how many."""
-        return self.sender.poll_into(self.t // 1000, self.t, buf, limit)
+        """Bytes due on the wire now, written into `buf` (at most `limit`); returns how many.
+
+        The sender's timers run on ticks_ms (a small int at any uptime); the 64-bit
+        board time only goes into the once-a-second HEARTBEAT.
+        """
+        return self.sender.poll_into(self.time.ticks_ms(), self.t, buf, limit)
 
     def link_in(self, data):
         """Act on bytes from the host: ACK frees held frames, LIGHTS sets the lamps."""
