@@ -37,7 +37,7 @@
       rack_kitchen: "in the kitchen",
       stalemate_title: "Stalemate (re-rack): who won the lag?", stalemate: "{0} won",
       identify_title: "Which ball dropped in the {0} pocket?",
-      rematch: "Play again",
+      rematch: "Play again", rename: "Only change the names (the game goes on)",
       new_game: "New game", player1: "Player 1", player2: "Player 2", race_to: "Race to (games)",
       target: "Points to win", shot_clock: "Shot clock", off: "off", breaker: "Who breaks",
       miss_option: "Miss option (NB.MISS-OPTION)", strict_jump: "Any ball off the table is a foul (SP.STRICT-JUMP)",
@@ -93,7 +93,7 @@
       rack_kitchen: "в доме",
       stalemate_title: "Глухая позиция: кто выиграл розыгрыш?", stalemate: "{0}",
       identify_title: "Какой шар упал в лузу: {0}?",
-      rematch: "Сыграть ещё",
+      rematch: "Сыграть ещё", rename: "Только сменить имена (партия продолжается)",
       new_game: "Новая партия", player1: "Игрок 1", player2: "Игрок 2", race_to: "Матч до (побед)",
       target: "Очков для победы", shot_clock: "Время на удар", off: "нет", breaker: "Кто разбивает",
       miss_option: "Право повтора при промахе (NB.MISS-OPTION)", strict_jump: "Любой вылет шара — фол (SP.STRICT-JUMP)",
@@ -507,6 +507,19 @@
     }
   }
 
+  // A name typed differently from the one playing: `rename`, one player after the other.
+  function rename() {
+    var todo = [0, 1].filter(function (i) {
+      var v = $("ng-p" + i).value.trim();
+      return v && v !== pname(i);
+    });
+    var next = function (k) {
+      if (k >= todo.length) { $("newgame").open = false; return; }
+      send("rename", {player: todo[k], name: $("ng-p" + todo[k]).value.trim()}, function () { next(k + 1); });
+    };
+    next(0);
+  }
+
   // ---------------------------------------------------------- language
   function applyLang() {
     document.documentElement.lang = lang;
@@ -577,6 +590,7 @@
       send("new_game", body);
     });
     $("ng-form").addEventListener("submit", newGame);
+    $("btn-rename").addEventListener("click", rename);
   }
 
   var saved = storage("billiards-lang");

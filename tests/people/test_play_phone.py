@@ -346,8 +346,16 @@ def test_calls_safety_end_shot_and_straight_pool_by_taps(table, tmp_path):
         s = until(table, lambda s: not s["shot_open"] and s["shot"] == 2, "shot ended by tap")
         assert s["shooter"] == 1                              # a safety pocketing nothing passes
 
-        # Straight pool over a game under way: the page asks first; cancel keeps the game.
+        # A name changed in the middle of the game: the game goes on.
         phone.tap("#newgame > summary")
+        phone.type_into("#ng-p0", "Anna K.")
+        tap_and_answer(phone, "#btn-rename")
+        s = until(table, lambda s: s["players"][0]["name"] == "Anna K.", "renamed")
+        assert s["shot"] == 2 and s["game"] == "eight-ball" and s["players"][1]["name"] == "Bob"
+        phone.wait_for("document.getElementById('name0').textContent === 'Anna K.'")
+
+        # Straight pool over a game under way: the page asks first; cancel keeps the game.
+        phone.eval("document.getElementById('newgame').open = true")
         phone.tap('#ng-games input[value="straight-pool"] + span')
         phone.type_into("#ng-target", "50")
         phone.tap("#ng-strict")
