@@ -193,7 +193,7 @@ class PlayRoutes:
         """A printable table sticker: the QR code, the table's name, how to use it, in two languages."""
         url = play_url(self.base_for(req), self.tokens.current())
         t = html.escape(self.table)
-        return STICKER % {"table": t, "qr": qr_svg(url, border=0),
+        return STICKER % {"table": t, "qr": qr_svg(url),
                           "short": html.escape(play_url(self.base_for(req)))}
 
 

@@ -139,6 +139,13 @@ def test_a_nine_ball_game_played_by_taps_on_a_phone(table, tmp_path):
         if shutil.which("zbarimg"):
             assert url == expected
         url = url or expected
+        # The printed sticker holds the same URL.
+        tv.send("Page.navigate", {"url": table.base + "/play/sticker"})
+        tv.wait_for("document.title.indexOf('Table t1') === 0 && !!document.querySelector('#sticker svg')")
+        if shutil.which("zbarimg"):
+            assert scan_qr(tv, tmp_path) == expected
+        if os.environ.get("BILLIARDS_PHONE_SCREENSHOTS"):
+            tv.screenshot(os.path.join(os.environ["BILLIARDS_PHONE_SCREENSHOTS"], "sticker.png"))
 
         # --- without the token the page only shows.
         phone.open(table.base + "/play", **PHONE)
