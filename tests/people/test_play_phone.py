@@ -327,11 +327,20 @@ def test_calls_safety_end_shot_and_straight_pool_by_taps(table, tmp_path):
         assert s["game"] == "eight-ball" and s["shot"] == 0
 
         # Eight-ball: the break, then a call by tapping a ball and a pocket on the drawn table.
+        # Few rail hits and nothing pocketed: the estimate says illegal break, and Bob is offered
+        # his choices; the referee saw four balls reach a rail and says so.
         phone.tap("#lag0")
         until(table, lambda s: s["breaker"] == 0 and not s["needs"], "lag")
-        s = table.shot(1, rails=12, pocketed=[(2, 3)])
-        assert s["shooter"] == 0 and 3 not in s["on_table"]
-        page_at(phone, 1)
+        s = table.shot(1, rails=2)
+        assert s["last_shot"]["fouls"] == ["illegal_break"]
+        assert s["decision"] == {"player": 1, "options": ["accept", "rerack", "rebreak"]}
+        assert page_at(phone, 1)["options"] == ["accept", "rerack", "rebreak"]
+        phone.tap("#facts > summary")
+        tap_and_answer(phone, "#btn-legal-break")
+        s = until(table, lambda s: not s["last_shot"]["fouls"], "break ruled legal")
+        assert s["decision"] is None and s["shooter"] == 1 and s["last_foul"] is None
+        phone.wait_for("document.getElementById('decide').hidden")
+        phone.eval("document.getElementById('facts').open = false")
         phone.tap('#svgballs .ball[data-ball="5"]')
         phone.wait_for("document.querySelector('#svgballs .ball[data-ball=\"5\"]').classList.contains('sel')")
         tap_and_answer(phone, '#pockets .pocket[data-pocket="foot-left"]')
@@ -351,7 +360,7 @@ def test_calls_safety_end_shot_and_straight_pool_by_taps(table, tmp_path):
         phone.wait_for("!document.getElementById('btn-end').hidden")
         tap_and_answer(phone, "#btn-end")
         s = until(table, lambda s: not s["shot_open"] and s["shot"] == 2, "shot ended by tap")
-        assert s["shooter"] == 1                              # a safety pocketing nothing passes
+        assert s["shooter"] == 0                              # a safety pocketing nothing passes
 
         # A name changed in the middle of the game: the game goes on.
         phone.tap("#newgame > summary")
