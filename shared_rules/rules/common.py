@@ -1,8 +1,8 @@
 """Rule steps every game shares: turns, fouls, ball in hand, spotting, the foul run."""
 from shared_rules.rules import break_estimator
 from shared_rules.rules.events import event
+from shared_rules.rules.messages import say, say_each, words
 
-GROUP_NAMES_RU = {"solids": "цветные", "stripes": "полосатые"}
 
 # Fouls any shot can carry (CONTRACT section 2), with the clause that makes each a foul.
 MANUAL_FOULS = {
@@ -23,24 +23,10 @@ MANUAL_FOULS = {
     "illegal_break": "GEN.FOULS",
 }
 
-FOUL_TEXT = {
-    "cue_pocketed": ("cue ball pocketed", "биток в лузе"),
-    "no_rail": ("no ball reached a rail", "ни один шар не дошёл до борта"),
-    "illegal_break": ("illegal break", "неправильное разбитие"),
-    "wrong_first_contact": ("wrong ball hit first", "первым задет не тот шар"),
-    "no_contact": ("cue ball hit no ball", "биток не коснулся шаров"),
-    "jumped_ball": ("ball off the table", "шар вылетел за борт"),
-    "double_hit": ("double hit", "двойное касание"),
-    "push_shot": ("push shot", "удар пропихом"),
-    "touched_ball": ("ball touched", "касание шара"),
-    "no_foot_on_floor": ("no foot on the floor", "нет ноги на полу"),
-    "bad_stroke": ("improper stroke", "неправильный удар"),
-    "near_ball": ("improper near-ball stroke", "неправильный удар по близкому шару"),
-    "moving_ball": ("shot before the balls stopped", "удар до остановки шаров"),
-    "kitchen": ("ball in hand from the kitchen misplayed", "нарушение при ударе из дома"),
-    "interference": ("opponent interfered", "вмешательство соперника"),
-    "three_fouls": ("three fouls in a row", "три фола подряд"),
-}
+def tell(events, kind, player, clauses, key, *args, extra=None):
+    """Add an event worded by message `key` (messages.py)."""
+    en, ru = say(key, *args)
+    events.append(event(kind, player, clauses, en, ru, extra))
 
 
 def other(p):
@@ -52,9 +38,9 @@ def name(g, p):
 
 
 def foul_text(codes):
-    en = ", ".join(FOUL_TEXT.get(c, (c, c))[0] for c in codes)
-    ru = ", ".join(FOUL_TEXT.get(c, (c, c))[1] for c in codes)
-    return en, ru
+    """The foul codes in words, per language (messages.py)."""
+    named = [words(c) for c in codes]
+    return ", ".join(w[0] for w in named), ", ".join(w[1] for w in named)
 
 
 def sensor_fouls(shot, need_rail=True):
@@ -92,15 +78,14 @@ def record_foul(g, p, codes, clauses, events):
     if len(codes) > 1 and "GEN.MULTI-FOUL" not in cl:
         cl.append("GEN.MULTI-FOUL")
     g["last_foul"] = {"player": p, "codes": list(codes), "clauses": cl}
-    events.append(event("foul", p, cl, "Foul by {}: {}".format(name(g, p), en),
-                        "Фол, {}: {}".format(name(g, p), ru), {"codes": list(codes)}))
+    en, ru = say_each("foul", (name(g, p), en), (name(g, p), ru))
+    events.append(event("foul", p, cl, en, ru, {"codes": list(codes)}))
 
 
 def pass_turn(g, events, clauses=("GEN.TURN",)):
     g["shooter"] = other(g["shooter"])
     p = g["shooter"]
-    events.append(event("turn", p, clauses, "{} to shoot".format(name(g, p)),
-                        "Ход переходит к игроку {}".format(name(g, p))))
+    tell(events, "turn", p, clauses, "turn", name(g, p))
 
 
 def give_ball_in_hand(g, p, where, clauses, events):
@@ -108,9 +93,8 @@ def give_ball_in_hand(g, p, where, clauses, events):
     if g["shooter"] != p:
         pass_turn(g, events)
     g["ball_in_hand"] = where
-    en = "{}: ball in hand{}".format(name(g, p), " from the kitchen" if where == "kitchen" else "")
-    ru = "{}: биток с руки{}".format(name(g, p), " из дома" if where == "kitchen" else "")
-    events.append(event("ball_in_hand", p, clauses, en, ru, {"where": where}))
+    tell(events, "ball_in_hand", p, clauses, "ball_in_hand_kitchen" if where == "kitchen" else "ball_in_hand",
+         name(g, p), extra={"where": where})
 
 
 def take_down(g, balls):
@@ -132,16 +116,14 @@ def spot(g, balls, clauses, events, where="foot spot"):
         if "GEN.SPOT" not in cl:
             cl.append("GEN.SPOT")
         bl = ", ".join(str(b) for b in back)
-        events.append(event("respot", g["shooter"], cl, "Spot ball {} on the {}".format(bl, where),
-                            "Выставить шар {} ({})".format(bl, where), {"balls": back}))
+        tell(events, "respot", g["shooter"], cl, "respot", bl, where, extra={"balls": back})
     return back
 
 
 def announce_pocketed(g, p, balls, clauses, events):
     if balls:
         bl = ", ".join(str(b) for b in balls)
-        events.append(event("pocketed", p, clauses, "{} pocketed {}".format(name(g, p), bl),
-                            "{} забил {}".format(name(g, p), bl), {"balls": list(balls)}))
+        tell(events, "pocketed", p, clauses, "pocketed", name(g, p), bl, extra={"balls": list(balls)})
 
 
 def warn(g, p, clauses, en, ru, events):
@@ -161,9 +143,8 @@ def game_over(g, winner, clauses, events, en_why, ru_why):
     g["game_winner"] = winner
     g["decision"] = None
     g["ball_in_hand"] = None
-    events.append(event("over", winner, clauses,
-                        "{} wins the game: {}".format(name(g, winner), en_why),
-                        "{} выиграл партию: {}".format(name(g, winner), ru_why)))
+    en, ru = say_each("over", (name(g, winner), en_why), (name(g, winner), ru_why))
+    events.append(event("over", winner, clauses, en, ru))
 
 
 def break_rails_reached(shot, settings, needed, cue_ball=False, rack=15):

@@ -10,6 +10,7 @@ the shooter], "legal_break": bool (breaks only), "run": points for the run
 (optional; defaults to len(credited))}.
 """
 from shared_rules.link.names import POCKETS
+from shared_rules.rules.messages import say
 
 
 def check_call(g, ball, pocket):
@@ -53,9 +54,8 @@ def needs_for(shot):
     out = []
     for d in unknown_drops(shot):
         where = POCKETS[d[1]] if d[1] is not None else "?"
-        out.append({"cmd": "identify", "pocket": where,
-                    "text": {"en": "Which ball dropped in {}?".format(where),
-                             "ru": "Какой шар упал в лузу {}?".format(where)}})
+        en, ru = say("identify", where)
+        out.append({"cmd": "identify", "pocket": where, "text": {"en": en, "ru": ru}})
     return out
 
 

@@ -11,6 +11,7 @@ cue ball goes if an illegal break is accepted.
 from shared_rules.link.names import POCKETS
 from shared_rules.rules import common
 from shared_rules.rules.events import event
+from shared_rules.rules.messages import say, say_each, words
 from shared_rules.rules.games.base import (check_push_out, unknown_drops, resolve_called, needs_for,
                                            extra_state)
 from shared_rules.rules.shot import known_pocketed, pocket_of
@@ -59,9 +60,7 @@ def legal_balls(g, p):
 
 
 def _grp_words(grp):
-    if grp == "solids":
-        return "solids (1-7)", "цветные (1-7)"
-    return "stripes (9-15)", "полосатые (9-15)"
+    return words("eb.solids" if grp == "solids" else "eb.stripes")
 
 
 # ------------------------------------------------------------------ setup and declarations
@@ -154,6 +153,22 @@ def guess(g, shot):
                     break
 
 
+# ------------------------------------------------------------------ named reasons
+# EB.LOSS: the seed's five losing errors, by their number in the seed (the `loss` of the `over` event).
+LOSS_8_ON_FOUL = 1        # «восьмерка забита в лузу с нарушением правил игры»
+LOSS_8_WITH_LAST = 2      # «восьмерку и последний шар своей группы игрок забил в лузы одним ударом»
+LOSS_8_OFF_TABLE = 3      # «восьмерка вылетела за борт в процессе игры»
+LOSS_8_WRONG_POCKET = 4   # «восьмерка забита не в заказанную лузу»
+LOSS_8_EARLY = 5          # «восьмерку забил в лузу игрок до того, как он сыграл в лузы все шары своей группы»
+
+# Pending decisions (g["x"]["dk"]) and the clause each comes from.
+DK_ILLEGAL_BREAK = "illegal_break"       # EB.BREAK-ILLEGAL
+DK_BREAK_8 = "break_8"                   # EB.BREAK-8
+DK_BREAK_8_SCRATCH = "break_8_scratch"   # EB.BREAK-8-SCRATCH
+_DK_CLAUSE = {DK_ILLEGAL_BREAK: "EB.BREAK-ILLEGAL", DK_BREAK_8: "EB.BREAK-8",
+              DK_BREAK_8_SCRATCH: "EB.BREAK-8-SCRATCH"}
+
+
 # ------------------------------------------------------------------ helpers
 def _respot(g, balls, clauses, events, where="foot spot"):
     """Put balls back (they may still be listed on the table when they jumped)."""
@@ -179,18 +194,22 @@ def _rerack(g, breaker, clauses, events):
     g["decision"] = None
     for pl in g["players"]:
         pl["group"] = None
-    nm = common.name(g, breaker)
-    events.append(event("rerack", breaker, _add(list(clauses), ["GEN.RACK"]),
-                        "Re-rack: {} breaks".format(nm), "Новая пирамида: разбивает {}".format(nm)))
+    common.tell(events, "rerack", breaker, _add(list(clauses), ["GEN.RACK"]), "eb.rerack", common.name(g, breaker))
 
 
-def _lose(g, p, why, clauses, events, en, ru):
-    o = common.other(p)
+def _lose(g, p, why, clauses, events, key, *args):
+    """EB.LOSS: `p` loses by error `why` (LOSS_*); the event carries the number."""
     cl = _add(["EB.LOSS"], clauses)
-    common.game_over(g, o, cl, events, "{} {}".format(common.name(g, p), en),
-                     "{} {}".format(common.name(g, p), ru))
-    events[-1]["loss"] = why      # which of the seed's five losing errors (1-5)
+    en, ru = say(key, *args)
+    who = common.name(g, p)
+    common.game_over(g, common.other(p), cl, events, *say_each("eb.lose", (who, en), (who, ru)))
+    events[-1]["loss"] = why
     return cl
+
+
+def _offer(g, player, options, clauses, events, key, *args):
+    en, ru = say(key, *args)
+    common.offer(g, player, options, clauses, events, en, ru)
 
 
 # ------------------------------------------------------------------ judging
@@ -205,6 +224,65 @@ def _stopped_eight(shot):
     """GEN.OPPONENT: the opponent stopped the 8 on its way to a pocket (`foul interference` with
     ball 8): it counts as pocketed there."""
     return ("interference" in shot["fouls"] and shot.get("stopped") == 8 and 8 not in shot["spotted"])
+
+
+def _verdict(fouls, clauses, credited, legal_break=None):
+    v = {"fouls": fouls, "clauses": clauses, "credited": credited}
+    if legal_break is not None:
+        v["legal_break"] = legal_break
+    return v
+
+
+# ------------------------------------------------------------------ the break
+class BreakFacts:
+    """What the judge reads of a break, taken once before the table changes."""
+    __slots__ = ("p", "o", "spotted", "balls", "jumped", "scratch", "cue_jumped", "hand_illegal", "fouls",
+                 "legal", "interference")
+
+    def __init__(self, g, shot, settings):
+        self.p = shot["shooter"]
+        self.o = common.other(self.p)
+        self.spotted = shot["spotted"]
+        self.balls = [b for b in known_pocketed(shot) if b not in self.spotted]
+        self.jumped = [b for b in shot["jumped"] if b != 0 and b not in self.balls]
+        self.cue_jumped = 0 in shot["jumped"]
+        self.scratch = shot["cue_pocketed"] or self.cue_jumped
+        # A referee's `illegal_break` overrides the rail estimate: an illegal break, not a foul.
+        self.hand_illegal = "illegal_break" in shot["fouls"]
+        # An object ball off the table is EB.BREAK-JUMP's own violation, not a foul; the cue ball
+        # off the table is a foul like a scratch (EB.FOULS 7, GEN.JUMPED-CUE).
+        self.fouls = [c for c in common.sensor_fouls(shot, False)
+                      if c != "illegal_break" and (c != "jumped_ball" or 0 in shot["jumped"])]
+        self.legal = is_legal_break(self, shot, settings)
+        self.interference = "interference" in shot["fouls"]
+
+
+def is_legal_break(f, shot, settings):
+    """EB.BREAK-LEGAL: an object ball pocketed, or at least four object balls at a rail."""
+    return not f.hand_illegal and (bool(f.balls) or break_reached_rails(shot, settings))
+
+
+def eight_returns_on_break(f):
+    """EB.STAY-DOWN: an 8 pocketed on a break that was a violation anyway (a jump, an illegal
+    break) goes back; with a foul it stays for the EB.BREAK-8-SCRATCH choice."""
+    return 8 in f.balls and not f.fouls and bool(f.jumped or f.hand_illegal)
+
+
+def break_outcome(f):
+    """Which clause judges the break, in the seed's order of precedence."""
+    if f.interference:
+        return "EB.FOUL-BIH"            # GEN.OPPONENT: the opponent's foul
+    if f.fouls and 8 in f.balls:
+        return "EB.BREAK-8-SCRATCH"
+    if f.fouls:
+        return "EB.BREAK-SCRATCH"
+    if f.jumped:
+        return "EB.BREAK-JUMP"
+    if 8 in f.balls and not eight_returns_on_break(f):
+        return "EB.BREAK-8"
+    if not f.legal:
+        return "EB.BREAK-ILLEGAL"
+    return "EB.BREAK-LEGAL"
 
 
 def _judge_break(g, shot, settings, events):
@@ -222,273 +300,305 @@ def _judge_break(g, shot, settings, events):
 
 
 def _judge_break_shot(g, shot, settings, events):
-    p = shot["shooter"]
-    o = common.other(p)
-    spotted = shot["spotted"]
-    balls = [b for b in known_pocketed(shot) if b not in spotted]
-    jumped = [b for b in shot["jumped"] if b != 0 and b not in balls]
-    scratch = shot["cue_pocketed"] or 0 in shot["jumped"]
-    eight = 8 in balls or 8 in jumped
-    # An object ball off the table is EB.BREAK-JUMP's own violation; the cue ball off the table
-    # is a foul like a scratch (EB.FOULS 7, GEN.JUMPED-CUE). A referee's `illegal_break` overrides
-    # the rail estimate (EB.BREAK-LEGAL): it is judged as an illegal break, not a foul.
-    hand_illegal = "illegal_break" in shot["fouls"]
-    codes = [c for c in common.sensor_fouls(shot, False)
-             if c != "illegal_break" and (c != "jumped_ball" or 0 in shot["jumped"])]
-    legal = not hand_illegal and (bool(balls) or break_reached_rails(shot, settings))
+    f = BreakFacts(g, shot, settings)
     g["phase"] = "play"
     g["table_open"] = True
-
-    common.take_down(g, balls)
-    common.announce_pocketed(g, p, balls, ["EB.BREAK-NO-GROUP"], events)
-    if spotted:
-        _respot(g, spotted, ["GEN.POCKETED"], events)
+    common.take_down(g, f.balls)
+    common.announce_pocketed(g, f.p, f.balls, ["EB.BREAK-NO-GROUP"], events)
+    if f.spotted:
+        _respot(g, f.spotted, ["GEN.POCKETED"], events)
     # EB.BREAK-JUMP: jumped balls go into the pockets, the 8 back to the table.
-    common.take_down(g, jumped)
-    clauses = []
-    if "interference" in shot["fouls"]:
-        # GEN.OPPONENT: the opponent's foul; the position is restored, so an 8 that dropped returns
-        # (EB.STAY-DOWN), and the breaker plays on in hand.
-        if eight:
-            _respot(g, [8], ["GEN.OPPONENT", "EB.STAY-DOWN"], events)
-        common.record_foul(g, o, ["interference"], ["GEN.OPPONENT"], events)
-        common.give_ball_in_hand(g, p, "table", ["GEN.OPPONENT", "EB.FOUL-BIH"], events)
-        return {"fouls": ["interference"], "clauses": ["GEN.OPPONENT", "EB.OPEN"],
-                "credited": [b for b in balls if b != 8], "legal_break": legal}
-    if 8 in balls and (codes or jumped or hand_illegal):
-        # The 8 returns (EB.STAY-DOWN) when the break was a violation anyway.
-        if not codes:
-            _respot(g, [8], ["EB.BREAK-JUMP" if jumped else "EB.BREAK-ILLEGAL", "EB.STAY-DOWN"], events)
-            eight = False
-    if 8 in jumped:
+    common.take_down(g, f.jumped)
+    outcome = break_outcome(f)
+    if outcome == "EB.FOUL-BIH":
+        return _break_interference(g, f, events)
+    if eight_returns_on_break(f):
+        _respot(g, [8], ["EB.BREAK-JUMP" if f.jumped else "EB.BREAK-ILLEGAL", "EB.STAY-DOWN"], events)
+    if 8 in f.jumped:
         _respot(g, [8], ["EB.BREAK-JUMP"], events)
-    fouls = list(codes)
-    if codes and 8 in balls:
-        # EB.BREAK-8-SCRATCH: a violation; the opponent re-breaks or spots the 8 and plays from the kitchen.
-        fouls = _add(fouls, ["jumped_ball"] if jumped else [])
-        clauses = ["EB.BREAK-8-SCRATCH"]
-        common.record_foul(g, p, fouls, _add(list(clauses), common.foul_clauses(fouls)), events)
-        common.pass_turn(g, events, ("EB.BREAK-8-SCRATCH", "GEN.TURN"))
-        g["x"]["dk"] = "break_8_scratch"
-        common.offer(g, o, ["rerack", "spot_eight"], clauses, events,
-                     "{}: break again, or spot the 8 and shoot from the kitchen".format(common.name(g, o)),
-                     "{}: разбить заново или выставить восьмёрку и бить с руки из дома".format(common.name(g, o)))
-        return {"fouls": fouls, "clauses": clauses, "credited": [], "legal_break": False}
-    if codes:
-        # EB.BREAK-SCRATCH (or another foul on the break): balls stay down, table open.
-        fouls = _add(fouls, ["jumped_ball"] if jumped else [])
-        where = "kitchen" if scratch else "table"
-        clauses = ["EB.BREAK-SCRATCH"] if scratch else ["EB.FOULS", "EB.FOUL-BIH"]
-        if 0 in shot["jumped"]:
-            clauses += ["EB.FOULS", "GEN.JUMPED-CUE"]
-        if not legal:
-            fouls = _add(fouls, ["illegal_break"])
-            clauses.append("EB.BREAK-ILLEGAL")
-        common.record_foul(g, p, fouls, _add(list(clauses), common.foul_clauses(fouls)), events)
-        clauses = _add(clauses, ["EB.OPEN"])
-        if not legal:
-            common.pass_turn(g, events, ("EB.BREAK-ILLEGAL", "GEN.TURN"))
-            _offer_illegal(g, o, where, events)
-            return {"fouls": fouls, "clauses": clauses, "credited": [], "legal_break": False}
-        common.give_ball_in_hand(g, o, where, clauses, events)
-        return {"fouls": fouls, "clauses": clauses, "credited": [], "legal_break": legal}
-    if jumped:
-        # EB.BREAK-JUMP: the opponent plays the position as it lies or from the kitchen.
-        fouls = ["jumped_ball"]
-        clauses = ["EB.BREAK-JUMP", "EB.OPEN"]
-        common.record_foul(g, p, fouls, ["EB.BREAK-JUMP", "GEN.JUMPED"], events)
-        common.pass_turn(g, events, ("EB.BREAK-JUMP", "GEN.TURN"))
-        g["ball_in_hand"] = "kitchen"
-        nm = common.name(g, o)
-        events.append(event("ball_in_hand", o, ["EB.BREAK-JUMP"],
-                            "{}: play the cue ball where it lies or take it in hand in the kitchen".format(nm),
-                            "{}: играть с места или с руки из дома".format(nm), {"where": "kitchen"}))
-        return {"fouls": fouls, "clauses": clauses, "credited": [], "legal_break": legal}
-    if eight:
-        # EB.BREAK-8: the breaker re-breaks or spots the 8 and plays on from where the cue ball lies.
-        clauses = ["EB.BREAK-8"]
-        g["x"]["dk"] = "break_8"
-        common.offer(g, p, ["rebreak", "spot_eight"], clauses, events,
-                     "{}: the 8 dropped on the break: break again or spot the 8 and play on".format(
-                         common.name(g, p)),
-                     "{}: восьмёрка упала при разбитии: разбить заново или выставить её и продолжить".format(
-                         common.name(g, p)))
-        return {"fouls": [], "clauses": clauses, "credited": [b for b in balls if b != 8], "legal_break": True}
-    if not legal:
-        # EB.BREAK-ILLEGAL: nothing pocketed and fewer than four balls at a rail.
-        fouls = ["illegal_break"]
-        common.record_foul(g, p, fouls, ["EB.BREAK-ILLEGAL", "EB.BREAK-LEGAL"], events)
+    return _BREAK_STEPS[outcome](g, f, events)
+
+
+def _break_interference(g, f, events):
+    """GEN.OPPONENT: the opponent's foul; the position is restored, so an 8 that dropped returns
+    (EB.STAY-DOWN), and the breaker plays on in hand."""
+    if 8 in f.balls or 8 in f.jumped:
+        _respot(g, [8], ["GEN.OPPONENT", "EB.STAY-DOWN"], events)
+    common.record_foul(g, f.o, ["interference"], ["GEN.OPPONENT"], events)
+    common.give_ball_in_hand(g, f.p, "table", ["GEN.OPPONENT", "EB.FOUL-BIH"], events)
+    return _verdict(["interference"], ["GEN.OPPONENT", "EB.OPEN"], [b for b in f.balls if b != 8], f.legal)
+
+
+def _break_eight_and_foul(g, f, events):
+    """EB.BREAK-8-SCRATCH: a violation; the opponent re-breaks or spots the 8 and plays from the kitchen."""
+    fouls = _add(list(f.fouls), ["jumped_ball"] if f.jumped else [])
+    clauses = ["EB.BREAK-8-SCRATCH"]
+    common.record_foul(g, f.p, fouls, _add(list(clauses), common.foul_clauses(fouls)), events)
+    common.pass_turn(g, events, ("EB.BREAK-8-SCRATCH", "GEN.TURN"))
+    g["x"]["dk"] = DK_BREAK_8_SCRATCH
+    _offer(g, f.o, ["rerack", "spot_eight"], clauses, events, "eb.offer_break_8_scratch", common.name(g, f.o))
+    return _verdict(fouls, clauses, [], False)
+
+
+def _break_foul(g, f, events):
+    """EB.BREAK-SCRATCH (or another foul on the break): balls stay down, the table is open; the
+    opponent has the cue ball in hand (from the kitchen after a scratch). An illegal break besides
+    gives the opponent the EB.BREAK-ILLEGAL choice."""
+    fouls = _add(list(f.fouls), ["jumped_ball"] if f.jumped else [])
+    where = "kitchen" if f.scratch else "table"
+    clauses = ["EB.BREAK-SCRATCH"] if f.scratch else ["EB.FOULS", "EB.FOUL-BIH"]
+    if f.cue_jumped:
+        clauses += ["EB.FOULS", "GEN.JUMPED-CUE"]
+    if not f.legal:
+        fouls = _add(fouls, ["illegal_break"])
+        clauses.append("EB.BREAK-ILLEGAL")
+    common.record_foul(g, f.p, fouls, _add(list(clauses), common.foul_clauses(fouls)), events)
+    clauses = _add(clauses, ["EB.OPEN"])
+    if not f.legal:
         common.pass_turn(g, events, ("EB.BREAK-ILLEGAL", "GEN.TURN"))
-        _offer_illegal(g, o, None, events)
-        return {"fouls": fouls, "clauses": ["EB.BREAK-ILLEGAL"], "credited": [], "legal_break": False}
+        _offer_illegal(g, f.o, where, events)
+        return _verdict(fouls, clauses, [], False)
+    common.give_ball_in_hand(g, f.o, where, clauses, events)
+    return _verdict(fouls, clauses, [], f.legal)
+
+
+def _break_jump(g, f, events):
+    """EB.BREAK-JUMP: the opponent plays the position as it lies or from the kitchen."""
+    common.record_foul(g, f.p, ["jumped_ball"], ["EB.BREAK-JUMP", "GEN.JUMPED"], events)
+    common.pass_turn(g, events, ("EB.BREAK-JUMP", "GEN.TURN"))
+    g["ball_in_hand"] = "kitchen"
+    common.tell(events, "ball_in_hand", f.o, ["EB.BREAK-JUMP"], "eb.break_jump_bih", common.name(g, f.o),
+          extra={"where": "kitchen"})
+    return _verdict(["jumped_ball"], ["EB.BREAK-JUMP", "EB.OPEN"], [], f.legal)
+
+
+def _break_eight(g, f, events):
+    """EB.BREAK-8: the breaker re-breaks or spots the 8 and plays on from where the cue ball lies."""
+    clauses = ["EB.BREAK-8"]
+    g["x"]["dk"] = DK_BREAK_8
+    _offer(g, f.p, ["rebreak", "spot_eight"], clauses, events, "eb.offer_break_8", common.name(g, f.p))
+    return _verdict([], clauses, [b for b in f.balls if b != 8], True)
+
+
+def _break_illegal(g, f, events):
+    """EB.BREAK-ILLEGAL: nothing pocketed and fewer than four balls at a rail."""
+    common.record_foul(g, f.p, ["illegal_break"], ["EB.BREAK-ILLEGAL", "EB.BREAK-LEGAL"], events)
+    common.pass_turn(g, events, ("EB.BREAK-ILLEGAL", "GEN.TURN"))
+    _offer_illegal(g, f.o, None, events)
+    return _verdict(["illegal_break"], ["EB.BREAK-ILLEGAL"], [], False)
+
+
+def _break_legal(g, f, events):
+    """EB.BREAK-CONTINUE / EB.BREAK-NO-GROUP: a ball down lets the breaker shoot again, the table open."""
     clauses = ["EB.BREAK-LEGAL", "EB.OPEN"]
-    if balls:
-        # EB.BREAK-CONTINUE / EB.BREAK-NO-GROUP: the breaker shoots again, the table stays open.
+    if f.balls:
         clauses += ["EB.BREAK-CONTINUE", "EB.BREAK-NO-GROUP"]
     else:
         common.pass_turn(g, events, ("GEN.TURN",))
-    return {"fouls": [], "clauses": clauses, "credited": balls, "legal_break": True}
+    return _verdict([], clauses, f.balls, True)
+
+
+_BREAK_STEPS = {"EB.BREAK-8-SCRATCH": _break_eight_and_foul, "EB.BREAK-SCRATCH": _break_foul,
+                "EB.BREAK-JUMP": _break_jump, "EB.BREAK-8": _break_eight, "EB.BREAK-ILLEGAL": _break_illegal,
+                "EB.BREAK-LEGAL": _break_legal}
 
 
 def _offer_illegal(g, o, where, events):
     """EB.BREAK-ILLEGAL: accept the table, re-rack and break yourself, or have the breaker break again."""
-    g["x"]["dk"] = "illegal_break"
+    g["x"]["dk"] = DK_ILLEGAL_BREAK
     g["x"]["accept_bih"] = where
-    nm = common.name(g, o)
-    common.offer(g, o, ["accept", "rerack", "rebreak"], ["EB.BREAK-ILLEGAL"], events,
-                 "{}: play the table as it lies, re-rack and break, or make the breaker break again".format(nm),
-                 "{}: играть из позиции, разбить новую пирамиду самому или передать разбитие сопернику".format(nm))
+    _offer(g, o, ["accept", "rerack", "rebreak"], ["EB.BREAK-ILLEGAL"], events, "eb.offer_illegal_break",
+           common.name(g, o))
+
+
+# ------------------------------------------------------------------ a shot after the break
+class PlayFacts:
+    """What the judge reads of a shot after the break, taken once before the table changes."""
+    __slots__ = ("p", "o", "grp", "was_open", "on_8", "spotted", "balls", "jumped", "interference",
+                 "own_fouls", "fouls", "eight_first", "remaining")
+
+    def __init__(self, g, shot):
+        self.p = shot["shooter"]
+        self.o = common.other(self.p)
+        self.grp = g["players"][self.p]["group"]
+        self.was_open = self.grp is None
+        self.on_8 = cleared(g, self.p)               # the 8 is the shooter's legal ball (EB.CONTINUE)
+        self.spotted = shot["spotted"]
+        self.balls = [b for b in known_pocketed(shot) if b not in self.spotted]
+        self.jumped = [b for b in shot["jumped"] if b != 0 and b not in self.balls]
+        self.interference = "interference" in shot["fouls"]
+        codes = common.sensor_fouls(shot, True)
+        # EB.OPEN-8-FIRST: on an open table the only wrong first ball is the 8: the inning ends, no foul.
+        self.eight_first = self.was_open and "wrong_first_contact" in codes and not self.interference
+        self.own_fouls = [c for c in codes if not (self.was_open and c == "wrong_first_contact")]
+        # GEN.OPPONENT: the opponent's foul spoils the shot; the shooter's own are not judged then.
+        self.fouls = [] if self.interference else self.own_fouls
+        self.remaining = group_left(g, self.grp) if self.grp is not None else []
+
+
+def eight_off_table(f):
+    """EB.LOSS 3: the 8 left the table (not when the opponent's interference spoiled the shot)."""
+    return 8 in f.jumped and not f.interference
+
+
+def eight_dropped_on_interference(f, shot):
+    """GEN.OPPONENT: the 8 dropped by itself while the opponent touched another ball: the position
+    is restored and the 8 goes back."""
+    return 8 in f.balls and f.interference and not _stopped_eight(shot)
+
+
+def eight_loss(f, shot, fouls):
+    """EB.LOSS for an 8 that is down: (LOSS_*, message key, args), or None when it wins (EB.CONTINUE)."""
+    if fouls:
+        return LOSS_8_ON_FOUL, "eb.loss_on_foul"
+    if not f.on_8:
+        if f.remaining and not [b for b in f.remaining if b not in f.balls]:
+            return LOSS_8_WITH_LAST, "eb.loss_with_last"
+        return LOSS_8_EARLY, "eb.loss_early"
+    if shot["safety"]:
+        return LOSS_8_WRONG_POCKET, "eb.loss_on_safety"
+    c = shot["called"]
+    where = POCKETS[pocket_of(shot, 8)] if pocket_of(shot, 8) is not None else None
+    if c and ((c.get("ball") is not None and c["ball"] != 8) or
+              (c.get("pocket") is not None and c["pocket"] != where)):
+        return LOSS_8_WRONG_POCKET, "eb.loss_wrong_pocket", where
+    return None
+
+
+def is_turn_over(f, made):
+    """GEN.TURN: the inning ends unless a legal ball was made (EB.CONTINUE) or the opponent fouled."""
+    return not made and not f.interference
 
 
 def _judge_play(g, shot, settings, events):
-    p = shot["shooter"]
-    o = common.other(p)
-    pl = g["players"][p]
-    grp = pl["group"]
-    was_open = grp is None
-    on_8 = cleared(g, p)                 # the 8 is the shooter's legal ball (EB.CONTINUE)
-    spotted = shot["spotted"]
-    balls = [b for b in known_pocketed(shot) if b not in spotted]
-    jumped = [b for b in shot["jumped"] if b != 0 and b not in balls]
-    interference = "interference" in shot["fouls"]
-    codes = [] if interference else common.sensor_fouls(shot, True)
-    eight_first = False
-    if was_open and "wrong_first_contact" in codes:
-        # EB.OPEN-8-FIRST: on an open table the only wrong first ball is the 8: the inning ends, no foul.
-        codes.remove("wrong_first_contact")
-        eight_first = True
-    remaining = group_left(g, grp) if grp is not None else []
-    credited = []
-    clauses = []
-
-    common.take_down(g, balls)
-    if balls:
-        common.announce_pocketed(g, p, balls, ["GEN.POCKETED"], events)
-    if spotted:
-        _respot(g, spotted, ["GEN.POCKETED"], events)
-
-    # EB.LOSS: the 8 off the table or down at the wrong time ends the game.
-    if 8 in jumped and not interference:
-        if codes:
-            common.record_foul(g, p, codes, _foul_clauses(g, codes, was_open, False, balls, shot["jumped"]),
-                               events)
-        common.take_down(g, [8])      # it is on the floor, not on the table
-        clauses = _lose(g, p, 3, ["GEN.JUMPED"], events, "jumped the 8 off the table",
-                        "выбил восьмёрку за борт")
-        return {"fouls": codes, "clauses": clauses, "credited": []}
-    if 8 in balls and interference and not _stopped_eight(shot):
-        # The 8 dropped while the opponent touched another ball: his foul spoiled the shot and the
-        # position is restored (GEN.OPPONENT); the 8 goes back (EB.STAY-DOWN).
+    f = PlayFacts(g, shot)
+    common.take_down(g, f.balls)
+    if f.balls:
+        common.announce_pocketed(g, f.p, f.balls, ["GEN.POCKETED"], events)
+    if f.spotted:
+        _respot(g, f.spotted, ["GEN.POCKETED"], events)
+    if eight_off_table(f):
+        return _eight_off_table(g, f, shot, events)
+    if eight_dropped_on_interference(f, shot):
         _respot(g, [8], ["EB.STAY-DOWN", "GEN.OPPONENT"], events)
-        balls = [b for b in balls if b != 8]
-    if 8 in balls:
-        why = None
-        if interference:
-            # GEN.OPPONENT: "Если соперник намеренно препятствует движению шара по направлению к лузе,
-            # шар считается сыгранным": the 8 is judged as if it dropped in the pocket it was heading
-            # to (EB.LOSS or the win), with the shooter's own fouls; the opponent's foul is recorded.
-            common.record_foul(g, o, ["interference"], ["GEN.OPPONENT"], events)
-            codes = [c for c in common.sensor_fouls(shot, True)
-                     if not (was_open and c == "wrong_first_contact")]
-        if codes:
-            common.record_foul(g, p, codes, _foul_clauses(g, codes, was_open, False, balls, shot["jumped"]),
-                               events)
-            why = (1, "pocketed the 8 on a foul", "забил восьмёрку с нарушением правил")
-        elif not on_8:
-            if remaining and not [b for b in remaining if b not in balls]:
-                why = (2, "pocketed the 8 with the last ball of the group",
-                       "забил восьмёрку вместе с последним шаром своей группы")
-            else:
-                why = (5, "pocketed the 8 before clearing the group",
-                       "забил восьмёрку, не сыграв все шары своей группы")
-        else:
-            c = shot["called"]
-            where = POCKETS[pocket_of(shot, 8)] if pocket_of(shot, 8) is not None else None
-            if shot["safety"]:
-                why = (4, "pocketed the 8 on a safety, with no pocket called",
-                       "забил восьмёрку при отыгрыше, без заказа лузы")
-            elif c and ((c.get("ball") is not None and c["ball"] != 8) or
-                        (c.get("pocket") is not None and c["pocket"] != where)):
-                why = (4, "pocketed the 8 in a pocket that was not called ({})".format(where),
-                       "забил восьмёрку не в заказанную лузу ({})".format(where))
-            else:
-                opp = ["GEN.OPPONENT"] if interference else []
-                common.game_over(g, p, ["EB.CONTINUE", "EB.GROUPS", "EB.CALL"] + opp, events,
-                                 "the 8 pocketed after clearing the group",
-                                 "восьмёрка забита после своей группы")
-                return {"fouls": ["interference"] if interference else [],
-                        "clauses": ["EB.CONTINUE", "EB.GROUPS"] + opp, "credited": [8]}
-        clauses = _lose(g, p, why[0], ["GEN.OPPONENT"] if interference else [], events, why[1], why[2])
-        return {"fouls": (["interference"] if interference else []) + codes, "clauses": clauses,
-                "credited": []}
-
-    if jumped:
+        f.balls = [b for b in f.balls if b != 8]
+    if 8 in f.balls:
+        return _eight_down(g, f, shot, events)
+    if f.jumped:
         # EB.JUMP: jumped object balls go on the foot spot (or down the long string behind it).
-        _respot(g, jumped, ["EB.JUMP", "GEN.JUMPED-OBJECT"], events,
-                "foot spot (or the long string behind it)")
+        _respot(g, f.jumped, ["EB.JUMP", "GEN.JUMPED-OBJECT"], events, "foot spot (or the long string behind it)")
+    g["phase"] = "play"
+    if f.fouls:
+        return _play_foul(g, f, shot, events)
+    if f.eight_first:
+        return _open_eight_first(g, f, events)
+    return _play_legal(g, f, shot, events)
 
-    if codes:
-        cl = _foul_clauses(g, codes, was_open, on_8, balls, shot["jumped"])
-        common.record_foul(g, p, codes, cl, events)
-        common.give_ball_in_hand(g, o, "table", ["EB.FOUL-BIH"], events)
-        clauses = _add(cl, ["EB.FOUL-BIH"])
-        if balls:
-            clauses = _add(clauses, ["EB.STAY-DOWN"] + (["EB.OPEN-STAY"] if was_open else []))
-        g["phase"] = "play"
-        return {"fouls": codes, "clauses": clauses, "credited": []}
 
-    if eight_first:
-        clauses = ["EB.OPEN-8-FIRST", "EB.OPEN"] + (["EB.OPEN-STAY"] if balls else [])
-        common.pass_turn(g, events, ("EB.OPEN-8-FIRST", "GEN.TURN"))
-        g["phase"] = "play"
-        return {"fouls": [], "clauses": clauses, "credited": []}
+def _eight_off_table(g, f, shot, events):
+    """EB.LOSS 3: the 8 off the table loses, whatever else happened."""
+    if f.fouls:
+        common.record_foul(g, f.p, f.fouls, _foul_clauses(g, f.fouls, f.was_open, False, f.balls, shot["jumped"]),
+                           events)
+    common.take_down(g, [8])      # it is on the floor, not on the table
+    clauses = _lose(g, f.p, LOSS_8_OFF_TABLE, ["GEN.JUMPED"], events, "eb.loss_jumped")
+    return _verdict(f.fouls, clauses, [])
 
-    # No `wrong_first_contact` entered: the first contact was legal. A hit on own and opponent
-    # ball too close to tell apart goes the shooter's way (EB.SIMULTANEOUS), and a combination
-    # off own ball through the 8 is allowed (EB.8-COMBO), so both simply play on.
-    made = _made(g, shot, balls, p, was_open, grp)
-    if was_open and made:
-        groups = []
-        for b in made:
-            _add(groups, [group_of(b)])
-        if len(groups) == 1:
-            _close(g, p, groups[0], events)
-            clauses.append("EB.CLOSE")
-            grp = groups[0]
-        else:
-            common.warn(g, p, ["EB.OPEN", "EB.CALL"],
-                        "Both groups dropped without a call: the table stays open; call a ball",
-                        "Без заказа забиты шары обеих групп: стол остаётся открытым; закажите шар", events)
-            clauses.append("EB.OPEN")
+
+def _eight_down(g, f, shot, events):
+    """The 8 is down: the win (EB.CONTINUE) or one of EB.LOSS 1, 2, 4, 5.
+
+    GEN.OPPONENT: «Если соперник намеренно препятствует движению шара по направлению к лузе,
+    шар считается сыгранным»: an 8 the opponent stopped is judged as if it dropped in the pocket
+    it was heading to, with the shooter's own fouls; the opponent's foul is recorded besides.
+    """
+    fouls = f.fouls
+    opp = []
+    if f.interference:
+        common.record_foul(g, f.o, ["interference"], ["GEN.OPPONENT"], events)
+        fouls = f.own_fouls
+        opp = ["GEN.OPPONENT"]
+    if fouls:
+        common.record_foul(g, f.p, fouls, _foul_clauses(g, fouls, f.was_open, False, f.balls, shot["jumped"]),
+                           events)
+    why = eight_loss(f, shot, fouls)
+    if why is None:
+        common.game_over(g, f.p, ["EB.CONTINUE", "EB.GROUPS", "EB.CALL"] + opp, events, *say("eb.win"))
+        return _verdict(["interference"] if f.interference else [], ["EB.CONTINUE", "EB.GROUPS"] + opp, [8])
+    clauses = _lose(g, f.p, why[0], opp, events, why[1], *why[2:])
+    return _verdict((["interference"] if f.interference else []) + fouls, clauses, [])
+
+
+def _play_foul(g, f, shot, events):
+    """EB.FOULS, EB.FOUL-BIH: the opponent has the cue ball in hand anywhere; balls stay down."""
+    cl = _foul_clauses(g, f.fouls, f.was_open, f.on_8, f.balls, shot["jumped"])
+    common.record_foul(g, f.p, f.fouls, cl, events)
+    common.give_ball_in_hand(g, f.o, "table", ["EB.FOUL-BIH"], events)
+    clauses = _add(cl, ["EB.FOUL-BIH"])
+    if f.balls:
+        clauses = _add(clauses, ["EB.STAY-DOWN"] + (["EB.OPEN-STAY"] if f.was_open else []))
+    return _verdict(f.fouls, clauses, [])
+
+
+def _open_eight_first(g, f, events):
+    """EB.OPEN-8-FIRST: the 8 hit first on an open table: no group, the inning ends, no foul."""
+    clauses = ["EB.OPEN-8-FIRST", "EB.OPEN"] + (["EB.OPEN-STAY"] if f.balls else [])
+    common.pass_turn(g, events, ("EB.OPEN-8-FIRST", "GEN.TURN"))
+    return _verdict([], clauses, [])
+
+
+def _play_legal(g, f, shot, events):
+    """A shot with no foul of the shooter's.
+
+    No `wrong_first_contact` entered: the first contact was legal. A hit on own and opponent
+    ball too close to tell apart goes the shooter's way (EB.SIMULTANEOUS), and a combination
+    off own ball through the 8 is allowed (EB.8-COMBO), so both simply play on.
+    """
+    clauses = []
+    grp = f.grp
+    made = _made(g, shot, f.balls, f.p, f.was_open, grp)
+    if f.was_open and made:
+        grp = _choose_group(g, f, made, clauses, events)
     if grp is not None:
-        credited = [b for b in balls if group_of(b) == grp] if made else []
+        credited = [b for b in f.balls if group_of(b) == grp] if made else []
     else:
         credited = list(made)
-    if interference:
+    if f.interference:
         # GEN.OPPONENT: the opponent is penalised; the shooter plays on with the cue ball in hand.
-        common.record_foul(g, o, ["interference"], ["GEN.OPPONENT"], events)
-        common.give_ball_in_hand(g, p, "table", ["GEN.OPPONENT", "EB.FOUL-BIH"], events)
-        g["phase"] = "play"
-        return {"fouls": ["interference"], "clauses": _add(clauses, ["GEN.OPPONENT"]), "credited": credited}
-    if made:
+        common.record_foul(g, f.o, ["interference"], ["GEN.OPPONENT"], events)
+        common.give_ball_in_hand(g, f.p, "table", ["GEN.OPPONENT", "EB.FOUL-BIH"], events)
+        return _verdict(["interference"], _add(clauses, ["GEN.OPPONENT"]), credited)
+    if not is_turn_over(f, made):
         clauses = _add(clauses, ["EB.CONTINUE"])
-        if [b for b in balls if b not in made]:
+        if [b for b in f.balls if b not in made]:
             clauses.append("EB.EXTRA")
-            if not was_open and [b for b in balls if group_of(b) == other_group(grp)]:
+            if not f.was_open and [b for b in f.balls if group_of(b) == other_group(grp)]:
                 clauses.append("EB.SIMULTANEOUS")   # own and opponent ball hit: the doubt is the shooter's
         if shot["called"] is None:
             clauses += ["EB.CALL", "EB.SAFETY"]    # an obvious ball made without a safety: shoot again
-    else:
-        if shot["safety"]:
-            clauses.append("EB.SAFETY")
-            turn = ("EB.SAFETY", "GEN.TURN")
-        else:
-            turn = ("GEN.TURN",)
-        if balls:
-            clauses = _add(clauses, ["EB.STAY-DOWN"] + (["EB.OPEN-STAY"] if was_open else []))
-        common.pass_turn(g, events, turn)
-    g["phase"] = "play"
-    return {"fouls": [], "clauses": clauses, "credited": credited}
+        return _verdict([], clauses, credited)
+    turn = ("GEN.TURN",)
+    if shot["safety"]:
+        clauses.append("EB.SAFETY")
+        turn = ("EB.SAFETY", "GEN.TURN")
+    if f.balls:
+        clauses = _add(clauses, ["EB.STAY-DOWN"] + (["EB.OPEN-STAY"] if f.was_open else []))
+    common.pass_turn(g, events, turn)
+    return _verdict([], clauses, credited)
+
+
+def _choose_group(g, f, made, clauses, events):
+    """EB.CLOSE: the balls made on an open table give their group, if they are all of one."""
+    groups = []
+    for b in made:
+        _add(groups, [group_of(b)])
+    if len(groups) == 1:
+        _close(g, f.p, groups[0], events)
+        clauses.append("EB.CLOSE")
+        return groups[0]
+    common.warn(g, f.p, ["EB.OPEN", "EB.CALL"], *say("eb.both_groups"), events=events)
+    clauses.append("EB.OPEN")
+    return None
 
 
 def _made(g, shot, balls, p, was_open, grp):
@@ -521,10 +631,9 @@ def _close(g, p, grp, events):
     g["table_open"] = False
     en, ru = _grp_words(grp)
     en2, ru2 = _grp_words(other_group(grp))
-    events.append(event("group", p, ["EB.CLOSE", "EB.GROUPS"],
-                        "{} takes {}; {} has {}".format(common.name(g, p), en, common.name(g, o), en2),
-                        "{} играет {}; {} — {}".format(common.name(g, p), ru, common.name(g, o), ru2),
-                        {"group": grp}))
+    en, ru = say_each("eb.group", (common.name(g, p), en, common.name(g, o), en2),
+                      (common.name(g, p), ru, common.name(g, o), ru2))
+    events.append(event("group", p, ["EB.CLOSE", "EB.GROUPS"], en, ru, {"group": grp}))
 
 
 def _foul_clauses(g, codes, was_open, on_8, balls, jumped=()):
@@ -559,12 +668,12 @@ def choose(g, option, settings, events):
     if option == "rerack":
         _rerack(g, chooser, [_DK_CLAUSE.get(dk, "EB.BREAK-ILLEGAL")], events)
     elif option == "rebreak":
-        breaker = chooser if dk == "break_8" else common.other(chooser)
+        breaker = chooser if dk == DK_BREAK_8 else common.other(chooser)
         _rerack(g, breaker, [_DK_CLAUSE.get(dk, "EB.BREAK-ILLEGAL")], events)
     elif option == "spot_eight":
         common.spot(g, [8], [_DK_CLAUSE.get(dk, "EB.BREAK-8")], events)
         g["shooter"] = chooser
-        if dk == "break_8_scratch":
+        if dk == DK_BREAK_8_SCRATCH:
             common.give_ball_in_hand(g, chooser, "kitchen", ["EB.BREAK-8-SCRATCH"], events)
     elif option == "accept":
         g["shooter"] = chooser
@@ -572,12 +681,5 @@ def choose(g, option, settings, events):
         if where:
             common.give_ball_in_hand(g, chooser, where, ["EB.BREAK-ILLEGAL"], events)
         else:
-            nm = common.name(g, chooser)
-            events.append(event("turn", chooser, ["EB.BREAK-ILLEGAL"],
-                                "{} plays the table as it lies".format(nm),
-                                "{} играет из сложившейся позиции".format(nm)))
+            common.tell(events, "turn", chooser, ["EB.BREAK-ILLEGAL"], "eb.accept", common.name(g, chooser))
     g["x"]["accept_bih"] = None
-
-
-_DK_CLAUSE = {"illegal_break": "EB.BREAK-ILLEGAL", "break_8": "EB.BREAK-8",
-              "break_8_scratch": "EB.BREAK-8-SCRATCH"}

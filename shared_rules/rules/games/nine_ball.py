@@ -7,7 +7,7 @@ push-out) and `missed` (the player whose last shot was a miss under the miss
 option, for the second-miss rule).
 """
 from shared_rules.rules import common
-from shared_rules.rules.events import event
+from shared_rules.rules.messages import say
 from shared_rules.rules.games.base import guess, needs_for, unknown_drops  # noqa: F401 (guess: interface)
 from shared_rules.rules.shot import known_pocketed
 
@@ -170,16 +170,13 @@ def judge(g, shot, settings, events):
         common.announce_pocketed(g, p, down, cl, events)
         for c in cl:
             clauses.append(c)
-        common.game_over(g, p, cl, events, "the 9 legally pocketed" + (" on the break" if brk else ""),
-                         "девятка забита правильным ударом" + (" с разбития" if brk else ""))
+        common.game_over(g, p, cl, events, *say("nb.win_break" if brk else "nb.win"))
         return verdict
     if push:
         common.announce_pocketed(g, p, down, ["NB.PUSH"], events)
         if [c for c in shot["fouls"] if c in NOT_ON_PUSH]:
             # "Биток после этого объявления не обязательно должен коснуться ... прицельного шара или дойти до борта."
-            events.append(event("warning", p, ["NB.PUSH"],
-                                "No foul: a push-out need not touch a ball or reach a rail",
-                                "Не фол: при выставке биток может не касаться шаров и не доходить до борта"))
+            common.tell(events, "warning", p, ["NB.PUSH"], "nb.push_no_foul")
         if NINE in down:
             # NB.PUSH: "Если после объявления выставки в лузу зашел шар с номером девять, то он выставляется."
             common.spot(g, [NINE], ["NB.PUSH"], events)
@@ -192,19 +189,13 @@ def judge(g, shot, settings, events):
     if push:
         common.pass_turn(g, events, ["NB.PUSH"])
         common.offer(g, opp, ["accept", "pass_back"], ["NB.PUSH"], events,
-                     "Push-out: {} plays the position or passes the shot back to {}".format(
-                         common.name(g, opp), common.name(g, p)),
-                     "Выставка: {} играет позицию или возвращает удар игроку {}".format(
-                         common.name(g, opp), common.name(g, p)))
+                     *say("nb.offer_push", common.name(g, opp), common.name(g, p)))
     elif brk:
         # NB.BREAK-CONTINUE: "Если первоначальный удар выполнен правильно, то игрок имеет право
         # на выполнение следующего удара", pocketed or not; NB.PUSH may follow.
         clauses.append("NB.BREAK-CONTINUE")
         x["push_ok"] = True
-        events.append(event("turn", p, ["NB.BREAK-CONTINUE"],
-                            "Legal break: {} shoots again (a push-out is allowed)".format(common.name(g, p)),
-                            "Правильное разбитие: {} бьёт снова (можно объявить выставку)".format(
-                                common.name(g, p))))
+        common.tell(events, "turn", p, ["NB.BREAK-CONTINUE"], "nb.break_continue", common.name(g, p))
     elif down:
         clauses.append("NB.CONTINUE")
     else:
@@ -251,15 +242,11 @@ def _foul(g, shot, settings, events, fouls, down, jumped, brk):
         # NB.3-FOULS: the warning after the second foul was given (below), so the third counts.
         verdict["clauses"].append("NB.3-FOULS")
         x["missed"] = None
-        common.game_over(g, opp, ["NB.3-FOULS"], events, "three fouls in a row by {}".format(common.name(g, p)),
-                         "три фола подряд у игрока {}".format(common.name(g, p)))
+        common.game_over(g, opp, ["NB.3-FOULS"], events, *say("nb.three_fouls", common.name(g, p)))
         return verdict
     if run == 2:
         verdict["clauses"].append("NB.3-FOULS")
-        common.warn(g, p, ["NB.3-FOULS"],
-                    "{} has 2 fouls in a row: a third foul loses the game".format(common.name(g, p)),
-                    "У игрока {} 2 фола подряд: третий фол подряд — проигрыш партии".format(common.name(g, p)),
-                    events)
+        common.warn(g, p, ["NB.3-FOULS"], *say("nb.two_fouls", common.name(g, p)), events=events)
 
     cue_on_table = not shot["cue_pocketed"] and 0 not in shot["jumped"]
     miss = (not brk and not shot["push_out"] and settings.get("miss_option") and cue_on_table and
@@ -274,10 +261,7 @@ def _foul(g, shot, settings, events, fouls, down, jumped, brk):
         x["missed"] = p
         common.pass_turn(g, events, ["NB.MISS-OPTION"])
         common.offer(g, opp, ["accept", "reshoot"], ["NB.MISS-OPTION"], events,
-                     "{} missed the lowest ball: {} plays the position or makes {} shoot again".format(
-                         common.name(g, p), common.name(g, opp), common.name(g, p)),
-                     "{} не попал в наименьший шар: {} играет позицию или заставляет повторить удар".format(
-                         common.name(g, p), common.name(g, opp)))
+                     *say("nb.offer_miss", common.name(g, p), common.name(g, opp), common.name(g, p)))
         return verdict
     x["missed"] = None
     verdict["clauses"].append("NB.FOUL-BIH")
@@ -297,15 +281,7 @@ def choose(g, option, settings, events):
     if option in ("pass_back", "reshoot"):
         other = common.other(chooser)
         g["shooter"] = other
-        if option == "pass_back":
-            en = "{} passes the shot back: {} plays the push-out position".format(
-                common.name(g, chooser), common.name(g, other))
-            ru = "{} возвращает удар: {} играет позицию после выставки".format(
-                common.name(g, chooser), common.name(g, other))
-        else:
-            en = "{} makes {} shoot again from the position".format(common.name(g, chooser), common.name(g, other))
-            ru = "{} заставляет игрока {} повторить удар".format(common.name(g, chooser), common.name(g, other))
-        events.append(event("turn", other, cl, en, ru, {"option": option}))
+        common.tell(events, "turn", other, cl, "nb.pass_back" if option == "pass_back" else "nb.reshoot",
+                    common.name(g, chooser), common.name(g, other), extra={"option": option})
         return
-    events.append(event("turn", chooser, cl, "{} plays the position as it lies".format(common.name(g, chooser)),
-                        "{} принимает позицию и бьёт".format(common.name(g, chooser)), {"option": option}))
+    common.tell(events, "turn", chooser, cl, "nb.accept", common.name(g, chooser), extra={"option": option})

@@ -9,6 +9,7 @@ into the called pocket (SP.WRONG-POCKET).
 from shared_rules.link.names import POCKETS
 from shared_rules.rules import common
 from shared_rules.rules.events import event
+from shared_rules.rules.messages import say
 from shared_rules.rules.games.base import check_push_out  # noqa: F401  (no push-out in 14.1)
 
 SETUP_CLAUSE = "SP.SETUP"
@@ -17,6 +18,7 @@ SAFETY_CLAUSE = "SP.SAFETY"
 BREAK_PENALTY = 2        # SP.BREAK: "штраф в размере двух очков"
 THIRD_FOUL_EXTRA = 15    # SP.3-FOULS: "ещё одно штрафное очко и пятнадцать очков дополнительно"
 SAFE_BREAK_BALLS = 2     # SP.BREAK: the cue ball and at least two object balls reach a rail
+BREAK_RULINGS = ("no_rail", "illegal_break")   # the referee's word that a break was not legal
 
 FIFTEENTH_PLACES = ("clear", "rack", "apex", "kitchen")
 CUE_PLACES = ("clear", "rack")
@@ -151,10 +153,8 @@ def resolve(g, shot, settings):
         return []
     cb, cp = _called(shot)
     where = POCKETS[cp]
-    return [{"cmd": "identify", "pocket": where,
-             "text": {"en": "Several balls dropped in {}: was ball {} one of them? Identify them".format(where, cb),
-                      "ru": "В лузу {} упало несколько шаров: был ли среди них шар {}? Опознайте их".format(
-                          where, cb)}}]
+    en, ru = say("sp.identify_called", where, cb)
+    return [{"cmd": "identify", "pocket": where, "text": {"en": en, "ru": ru}}]
 
 
 def guess(g, shot):
@@ -211,9 +211,7 @@ def _charge_foul(g, p, codes, clauses, events, points=1, counts=True):
 
 
 def _warn_two(g, p, events):
-    common.warn(g, p, ["SP.3-FOULS"],
-                "{} has two fouls in a row: a third costs 1 + 15 points".format(common.name(g, p)),
-                "У игрока {} два фола подряд: третий стоит 1 + 15 очков".format(common.name(g, p)), events)
+    common.warn(g, p, ["SP.3-FOULS"], *say("sp.two_fouls", common.name(g, p)), events=events)
 
 
 def _spot_back(g, balls, clauses, events):
@@ -226,11 +224,8 @@ def _spot_back(g, balls, clauses, events):
         cl = list(clauses)
         if "GEN.SPOT" not in cl:
             cl.append("GEN.SPOT")
-        where = ", ".join(unknown)
-        events.append(event("respot", g["shooter"], cl,
-                            "Spot the ball(s) that dropped in {} on the foot spot".format(where),
-                            "Выставить шар(ы) из лузы {} на заднюю отметку".format(where),
-                            {"balls": [], "pockets": unknown}))
+        common.tell(events, "respot", g["shooter"], cl, "sp.respot_pockets", ", ".join(unknown),
+                    extra={"balls": [], "pockets": unknown})
 
 
 def _safe_break(shot, settings):
@@ -241,175 +236,224 @@ def _safe_break(shot, settings):
 def _offender_choice(g, chooser, offender, events):
     _x(g)["offender"] = offender
     common.offer(g, chooser, ["accept", "rerack_offender_breaks"], ["SP.3-FOULS"], events,
-                 "{}: play the table as it lies, or re-rack all 15 and make {} break".format(
-                     common.name(g, chooser), common.name(g, offender)),
-                 "{}: играть позицию как есть или поставить пирамиду и заставить {} разбивать".format(
-                     common.name(g, chooser), common.name(g, offender)))
+                 *say("sp.offer_offender", common.name(g, chooser), common.name(g, offender)))
+
+
+def _add(lst, items):
+    for i in items:
+        if i not in lst:
+            lst.append(i)
+    return lst
+
+
+class ShotFacts:
+    """What the judge reads of a shot, taken once before the table changes."""
+    __slots__ = ("p", "o", "brk", "cb", "cp", "fate", "balls", "jumped", "fouls", "cue_out", "interfered")
+
+    def __init__(self, g, shot):
+        self.p = shot["shooter"]
+        self.o = common.other(self.p)
+        self.brk = shot["break"]
+        self.cb, self.cp = _called(shot)
+        fate = _fate(shot)
+        self.fate = "in" if fate is None else fate
+        self.balls = _balls(g, shot, self.fate)
+        self.jumped = [[b, None, True] for b in shot["jumped"] if b != 0]
+        self.fouls = _fouls(shot)
+        self.cue_out = shot["cue_pocketed"] or 0 in shot["jumped"]
+        self.interfered = "interference" in shot["fouls"]
+
+
+def is_legal_break(f, shot, settings):
+    """SP.BREAK: a called ball in its pocket, or a safe break (the cue ball and two object balls at a
+    rail); «битком попасть в пирамиду»: a cue ball that touched no ball has neither. A referee's
+    `no_rail` or `illegal_break` says it was not."""
+    if [c for c in f.fouls if c in BREAK_RULINGS] or "no_contact" in f.fouls:
+        return False
+    called_in = f.cp is not None and not shot["safety"] and f.fate == "in"
+    return called_in or _safe_break(shot, settings)
+
+
+def is_safety(f, shot, settings):
+    """SP.SAFETY: a declared safety, an uncalled break (a safe break), or (SP.CALL, `call_required`)
+    any shot without a call: «отыгрыш, то есть удар без заказа»."""
+    return shot["safety"] or f.cp is None and (f.brk or is_uncalled(f, shot, settings))
+
+
+def is_uncalled(f, shot, settings):
+    """SP.CALL: a shot after the break with neither a call nor a safety, where calls are required."""
+    return f.cp is None and not shot["safety"] and not f.brk and bool(settings.get("call_required", True))
+
+
+def is_game_over(g, p, settings):
+    """SP.WIN: the shooter reached the agreed score."""
+    return g["players"][p]["score"] >= _target(g, settings)
+
+
+def _target(g, settings):
+    return g.get("target") or settings.get("target") or 150
+
+
+def needs_rerack(g):
+    """SP.RERACK: fourteen balls are down (one or none left)."""
+    return len(g["on_table"]) <= 1
 
 
 def judge(g, shot, settings, events):
-    p = shot["shooter"]
-    o = common.other(p)
+    f = ShotFacts(g, shot)
     x = _x(g)
     x["rerack"] = None
     g["phase"] = "play"
-    brk = shot["break"]
-    cb, cp = _called(shot)
-    fate = _fate(shot)
-    if fate is None:
-        fate = "in"
-    balls = _balls(g, shot, fate)
-    jumped = [[b, None, True] for b in shot["jumped"] if b != 0]
-    fouls = _fouls(shot)
-    cue_out = shot["cue_pocketed"] or 0 in shot["jumped"]
     if "wrong_first_contact" in shot["fouls"]:
-        events.append(event("warning", p, ["SP.CALL"],
-                            "No foul: in straight pool any ball may be hit first",
-                            "Не фол: в 14.1 первым можно задеть любой шар"))
-    clauses = []
-    verdict = {"fouls": [], "clauses": clauses, "credited": []}
-
-    # GEN.OPPONENT: the opponent's touch is the opponent's foul; the shooter plays on.
-    interfered = "interference" in shot["fouls"]
-    if interfered:
-        if _charge_foul(g, o, ["interference"], ["GEN.OPPONENT", "SP.FOUL"], events):
-            _offender_choice(g, p, o, events)
-        clauses.append("GEN.OPPONENT")
-
-    if brk:
-        x["breaker"] = p
-        manual = [c for c in fouls if c in ("no_rail", "illegal_break")]
-        fouls = [c for c in fouls if c not in ("no_rail", "illegal_break")]
-        called_in = cp is not None and not shot["safety"] and fate == "in"
-        # "битком попасть в пирамиду": a cue ball that touched no ball has neither call nor safe break.
-        legal = not manual and "no_contact" not in fouls and (called_in or _safe_break(shot, settings))
-        verdict["legal_break"] = legal
-        if not legal:
-            # SP.BREAK: -2 (the single penalty of the shot, GEN.MULTI-FOUL); the -2 alone is not a foul of
-            # the three-foul run, but a foul on the same break is: "Если при разбитии пирамиды в лузу падает
-            # биток, то объявляется фол ... начинает действовать правило о трех нарушениях" (SP.BREAK-SCRATCH).
-            codes = ["illegal_break"] + fouls
-            cl = _foul_clauses(shot, fouls, ["SP.BREAK"])
-            third = _charge_foul(g, p, codes, cl, events, BREAK_PENALTY, bool(fouls))
-            if third:
-                codes.append("three_fouls")
-                cl.append("SP.3-FOULS")
-            _spot_back(g, balls + jumped, ["SP.BREAK"], events)
-            if cue_out:
-                common.give_ball_in_hand(g, o, "kitchen", ["SP.BREAK-SCRATCH"], events)
-            else:
-                common.pass_turn(g, events, ("SP.BREAK",))
-            if third:
-                # The third foul's choice (re-rack all 15, the offender breaks) covers the re-break.
-                _offender_choice(g, o, p, events)
-            elif settings.get("sp_illegal_break") == "wpa":
-                # House rule `sp_illegal_break: wpa`: the opponent may also make the breaker break again.
-                common.offer(g, o, ["accept", "rebreak"], ["SP.BREAK"], events,
-                             "{}: play the table as it lies, or make {} break again".format(
-                                 common.name(g, o), common.name(g, p)),
-                             "{}: играть позицию как есть или заставить {} разбить снова".format(
-                                 common.name(g, o), common.name(g, p)))
-            for c in cl:
-                if c not in clauses:
-                    clauses.append(c)
-            verdict["fouls"] = codes
+        common.tell(events, "warning", f.p, ["SP.CALL"], "sp.any_first")
+    verdict = {"fouls": [], "clauses": [], "credited": []}
+    if f.interfered:
+        # GEN.OPPONENT: the opponent's touch is the opponent's foul; the shooter plays on.
+        if _charge_foul(g, f.o, ["interference"], ["GEN.OPPONENT", "SP.FOUL"], events):
+            _offender_choice(g, f.p, f.o, events)
+        verdict["clauses"].append("GEN.OPPONENT")
+    if f.brk:
+        x["breaker"] = f.p
+        verdict["legal_break"] = is_legal_break(f, shot, settings)
+        if not verdict["legal_break"]:
+            _illegal_break(g, f, shot, settings, events, verdict)
             _remind(g)
             return verdict
-
-    if fouls:
-        # SP.FOUL: a point; balls of a foul shot are spotted (GEN.FOUL-BALLS); SP.CUE-OUT from the kitchen.
-        cl = _foul_clauses(shot, fouls, ["SP.FOUL"])
-        _spot_back(g, balls + jumped, ["GEN.FOUL-BALLS"], events)
-        third = _charge_foul(g, p, fouls, cl, events)
-        if cue_out:
-            common.give_ball_in_hand(g, o, "kitchen", ["SP.BREAK-SCRATCH" if brk else "SP.CUE-OUT"], events)
-        else:
-            common.pass_turn(g, events, ("SP.FOUL", "GEN.TURN"))
-        if third:
-            _offender_choice(g, o, p, events)
-        for c in cl + (["SP.3-FOULS"] if third else []):
-            if c not in clauses:
-                clauses.append(c)
-        verdict["fouls"] = fouls
-        _remind(g)
-        return verdict
-
-    # A shot without a foul clears the shooter's foul run (SP.3-FOULS).
-    g["players"][p]["fouls"] = 0
-    keep_turn = interfered
-    uncalled = cp is None and not shot["safety"] and not brk and settings.get("call_required", True)
-    if shot["safety"] or (brk and cp is None) or uncalled:
-        # SP.SAFETY: no call, the inning ends, pocketed balls are spotted. An uncalled break is a safe break.
-        # SP.CALL: "До удара игрок должен заказать прицельный шар и лузу": a shot without a call is a
-        # safety ("отыгрыш, то есть удар без заказа") unless the house allows obvious shots (call_required).
-        clause = "SP.BREAK" if brk and not shot["safety"] else "SP.SAFETY"
-        if uncalled:
-            clauses.append("SP.CALL")
-            if balls:
-                events.append(event("warning", p, ["SP.CALL", "SP.SAFETY"],
-                                    "No ball and pocket called: a safety; the balls are spotted",
-                                    "Шар и луза не заказаны: отыгрыш; шары выставляются"))
-        _spot_back(g, balls + jumped, [clause], events)
-        clauses.append(clause)
-        if not keep_turn:
-            common.pass_turn(g, events, (clause, "GEN.TURN"))
-    elif fate == "in":
-        credit = [b for b in balls if b[0] not in shot["spotted"]]
-        back = [b for b in balls if b[0] in shot["spotted"]]
-        credited = [b[0] for b in credit]
-        common.take_down(g, credited)
-        emptied = len(g["on_table"]) == 0
-        cl = ["SP.POINT"]
-        if cp is None:
-            cl.append("SP.CALL")
-        if len(credited) > 1:
-            cl.append("SP.EXTRA")
-        if emptied and len(credited) > 1:
-            cl.append("SP.14-15")
-        g["players"][p]["score"] += len(credited)
-        common.announce_pocketed(g, p, credited, cl, events)
-        events[-1]["points"] = len(credited)
-        if back:
-            _spot_back(g, back, ["GEN.POCKETED"], events)
-        if jumped:
-            _spot_back(g, jumped, ["SP.JUMP"], events)
-            cl.append("SP.JUMP")
-        cl.append("SP.CONTINUE")
-        for c in cl:
-            clauses.append(c)
-        verdict["credited"] = credited
-        target = g.get("target") or settings.get("target") or 150
-        if g["players"][p]["score"] >= target:
-            clauses.append("SP.WIN")
-            common.game_over(g, p, ["SP.WIN", "SP.TARGET"], events,
-                             "reached {} points".format(target), "набрал {} очков".format(target))
-            return verdict
-        if len(g["on_table"]) <= 1:
-            _rerack(g, shot, p, events, clauses)
+        f.fouls = [c for c in f.fouls if c not in BREAK_RULINGS]
+    if f.fouls:
+        _foul(g, f, shot, events, verdict)
     else:
-        # A miss. SP.WRONG-POCKET: the called ball elsewhere or another ball in the called pocket:
-        # no foul, every ball of the shot is spotted. SP.JUMP: jumped balls are spotted; a miss.
-        if balls:
-            _spot_back(g, balls, ["SP.WRONG-POCKET"], events)
-            clauses.append("SP.WRONG-POCKET")
-        if jumped:
-            _spot_back(g, jumped, ["SP.JUMP"], events)
-            clauses.append("SP.JUMP")
-        if not clauses:
-            clauses.append("SP.CONTINUE")     # "продолжает игру до тех пор, пока он промахнется"
-        if not keep_turn:
-            common.pass_turn(g, events, tuple(clauses) + ("GEN.TURN",))
+        # A shot without a foul clears the shooter's foul run (SP.3-FOULS).
+        g["players"][f.p]["fouls"] = 0
+        if is_safety(f, shot, settings):
+            _safety(g, f, shot, settings, events, verdict)
+        elif f.fate == "in":
+            if _point(g, f, shot, settings, events, verdict):
+                return verdict
+        else:
+            _miss(g, f, events, verdict)
     _remind(g)
     return verdict
+
+
+def _illegal_break(g, f, shot, settings, events, verdict):
+    """SP.BREAK: -2, the single penalty of the shot (GEN.MULTI-FOUL); the -2 alone is not a foul of
+    the three-foul run, but a foul on the same break is: «Если при разбитии пирамиды в лузу падает
+    биток, то объявляется фол ... начинает действовать правило о трех нарушениях» (SP.BREAK-SCRATCH).
+    The opponent plays the table (seed); `sp_illegal_break: wpa` also lets him make the breaker
+    break again."""
+    fouls = [c for c in f.fouls if c not in BREAK_RULINGS]
+    codes = ["illegal_break"] + fouls
+    cl = _foul_clauses(shot, fouls, ["SP.BREAK"])
+    third = _charge_foul(g, f.p, codes, cl, events, BREAK_PENALTY, bool(fouls))
+    if third:
+        codes.append("three_fouls")
+        cl.append("SP.3-FOULS")
+    _spot_back(g, f.balls + f.jumped, ["SP.BREAK"], events)
+    if f.cue_out:
+        common.give_ball_in_hand(g, f.o, "kitchen", ["SP.BREAK-SCRATCH"], events)
+    else:
+        common.pass_turn(g, events, ("SP.BREAK",))
+    if third:
+        # The third foul's choice (re-rack all 15, the offender breaks) covers the re-break.
+        _offender_choice(g, f.o, f.p, events)
+    elif settings.get("sp_illegal_break") == "wpa":
+        common.offer(g, f.o, ["accept", "rebreak"], ["SP.BREAK"], events,
+                     *say("sp.offer_rebreak", common.name(g, f.o), common.name(g, f.p)))
+    _add(verdict["clauses"], cl)
+    verdict["fouls"] = codes
+
+
+def _foul(g, f, shot, events, verdict):
+    """SP.FOUL: a point; balls of a foul shot are spotted (GEN.FOUL-BALLS); SP.CUE-OUT from the kitchen."""
+    cl = _foul_clauses(shot, f.fouls, ["SP.FOUL"])
+    _spot_back(g, f.balls + f.jumped, ["GEN.FOUL-BALLS"], events)
+    third = _charge_foul(g, f.p, f.fouls, cl, events)
+    if f.cue_out:
+        common.give_ball_in_hand(g, f.o, "kitchen", ["SP.BREAK-SCRATCH" if f.brk else "SP.CUE-OUT"], events)
+    else:
+        common.pass_turn(g, events, ("SP.FOUL", "GEN.TURN"))
+    if third:
+        _offender_choice(g, f.o, f.p, events)
+    _add(verdict["clauses"], cl + (["SP.3-FOULS"] if third else []))
+    verdict["fouls"] = f.fouls
+
+
+def _safety(g, f, shot, settings, events, verdict):
+    """SP.SAFETY: no call, the inning ends, the pocketed balls are spotted; an uncalled break is a
+    safe break (SP.BREAK); SP.CALL: «До удара игрок должен заказать прицельный шар и лузу»."""
+    clause = "SP.BREAK" if f.brk and not shot["safety"] else "SP.SAFETY"
+    if is_uncalled(f, shot, settings):
+        verdict["clauses"].append("SP.CALL")
+        if f.balls:
+            common.tell(events, "warning", f.p, ["SP.CALL", "SP.SAFETY"], "sp.uncalled")
+    _spot_back(g, f.balls + f.jumped, [clause], events)
+    verdict["clauses"].append(clause)
+    if not f.interfered:
+        common.pass_turn(g, events, (clause, "GEN.TURN"))
+
+
+def _point(g, f, shot, settings, events, verdict):
+    """SP.POINT, SP.EXTRA, SP.14-15: every ball of a made call scores and the shooter goes on
+    (SP.CONTINUE); SP.WIN at the target; SP.RERACK when fourteen are down. True when the game is over."""
+    p = f.p
+    clauses = verdict["clauses"]
+    credit = [b for b in f.balls if b[0] not in shot["spotted"]]
+    back = [b for b in f.balls if b[0] in shot["spotted"]]
+    credited = [b[0] for b in credit]
+    common.take_down(g, credited)
+    emptied = len(g["on_table"]) == 0
+    cl = ["SP.POINT"]
+    if f.cp is None:
+        cl.append("SP.CALL")
+    if len(credited) > 1:
+        cl.append("SP.EXTRA")
+    if emptied and len(credited) > 1:
+        cl.append("SP.14-15")
+    g["players"][p]["score"] += len(credited)
+    common.announce_pocketed(g, p, credited, cl, events)
+    events[-1]["points"] = len(credited)
+    if back:
+        _spot_back(g, back, ["GEN.POCKETED"], events)
+    if f.jumped:
+        _spot_back(g, f.jumped, ["SP.JUMP"], events)
+        cl.append("SP.JUMP")
+    cl.append("SP.CONTINUE")
+    for c in cl:
+        clauses.append(c)
+    verdict["credited"] = credited
+    if is_game_over(g, p, settings):
+        target = _target(g, settings)
+        clauses.append("SP.WIN")
+        common.game_over(g, p, ["SP.WIN", "SP.TARGET"], events, *say("sp.win", target))
+        return True
+    if needs_rerack(g):
+        _rerack(g, shot, p, events, clauses)
+    return False
+
+
+def _miss(g, f, events, verdict):
+    """A miss. SP.WRONG-POCKET: the called ball elsewhere or another ball in the called pocket: no foul,
+    every ball of the shot is spotted. SP.JUMP: jumped balls are spotted; a miss."""
+    clauses = verdict["clauses"]
+    if f.balls:
+        _spot_back(g, f.balls, ["SP.WRONG-POCKET"], events)
+        clauses.append("SP.WRONG-POCKET")
+    if f.jumped:
+        _spot_back(g, f.jumped, ["SP.JUMP"], events)
+        clauses.append("SP.JUMP")
+    if not clauses:
+        clauses.append("SP.CONTINUE")     # "продолжает игру до тех пор, пока он промахнется"
+    if not f.interfered:
+        common.pass_turn(g, events, tuple(clauses) + ("GEN.TURN",))
 
 
 def _remind(g):
     """Keep the two-foul warning on the state while that player is at the table (SP.3-FOULS)."""
     p = g["shooter"]
     if g["players"][p]["fouls"] == 2 and not g.get("warning") and g["phase"] != "over":
-        g["warning"] = {"player": p, "text": {
-            "en": "{} has two fouls in a row: a third costs 1 + 15 points".format(common.name(g, p)),
-            "ru": "У игрока {} два фола подряд: третий стоит 1 + 15 очков".format(common.name(g, p))}}
+        en, ru = say("sp.two_fouls", common.name(g, p))
+        g["warning"] = {"player": p, "text": {"en": en, "ru": ru}}
 
 
 # ------------------------------------------------------------------ re-racks
@@ -440,28 +484,22 @@ def _rerack(g, shot, p, events, clauses):
         cl.append("SP.FULL-RERACK")
     elif not both and f == "rack":
         cl.append("SP.RACK-CONFLICT")
-        notes_en.append("ball {} goes on the head spot".format(fifteenth))
-        notes_ru.append("шар {} ставится на переднюю отметку".format(fifteenth))
+        _note(notes_en, notes_ru, "sp.fifteenth_head_spot", fifteenth)
     if c == "rack":
         if "SP.RACK-CONFLICT" not in cl:
             cl.append("SP.RACK-CONFLICT")
         if not full and f == "kitchen":
             cue = "head spot"
-            notes_en.append("the cue ball goes on the head spot (the centre spot if taken)")
-            notes_ru.append("биток ставится на переднюю отметку (на центральную, если занята)")
+            _note(notes_en, notes_ru, "sp.cue_head_spot")
         else:
             cue = "kitchen"
     g["on_table"] = _full_rack()
     x["rerack"] = {"start_us": shot["start_us"], "both": both, "full": full,
                    "fifteenth": None if full else fifteenth, "cue": cue, "facts": dict(facts)}
     if full:
-        en = "All 15 balls re-racked; {} goes on".format(common.name(g, p))
-        ru = "Все 15 шаров ставятся в пирамиду; продолжает {}".format(common.name(g, p))
+        en, ru = say("sp.rerack_full", common.name(g, p))
     else:
-        en = "14 balls re-racked, apex spot empty; ball {} and the cue ball stay; {} goes on".format(
-            fifteenth, common.name(g, p))
-        ru = "14 шаров в пирамиду без шара на вершине; шар {} и биток остаются; продолжает {}".format(
-            fifteenth, common.name(g, p))
+        en, ru = say("sp.rerack_14", fifteenth, common.name(g, p))
     if notes_en:
         en += "; " + "; ".join(notes_en)
         ru += "; " + "; ".join(notes_ru)
@@ -472,6 +510,12 @@ def _rerack(g, shot, p, events, clauses):
     for k in cl:
         if k not in clauses:
             clauses.append(k)
+
+
+def _note(notes_en, notes_ru, key, *args):
+    en, ru = say(key, *args)
+    notes_en.append(en)
+    notes_ru.append(ru)
 
 
 def rack_facts(g, shot, body):
@@ -501,14 +545,14 @@ def rack_facts(g, shot, body):
 
 
 # ----------------------------------------------------------------- decisions
-def _rack_all(g, breaker, clauses, events, en, ru):
+def _rack_all(g, breaker, clauses, events, key):
     g["on_table"] = _full_rack()
     g["shooter"] = breaker
     g["breaker"] = breaker
     g["phase"] = "break"
     g["ball_in_hand"] = "kitchen"
     _x(g)["rerack"] = None
-    events.append(event("rerack", breaker, clauses, en, ru, {"balls": 15}))
+    common.tell(events, "rerack", breaker, clauses, key, common.name(g, breaker), extra={"balls": 15})
 
 
 def choose(g, option, settings, events):
@@ -519,18 +563,12 @@ def choose(g, option, settings, events):
     chooser = d.get("player", g["shooter"])
     if option == "rebreak":
         b = x["breaker"] if x["breaker"] is not None else common.other(chooser)
-        _rack_all(g, b, ["SP.BREAK"], events,
-                  "Balls re-racked: {} breaks again".format(common.name(g, b)),
-                  "Пирамида установлена заново: {} разбивает снова".format(common.name(g, b)))
+        _rack_all(g, b, ["SP.BREAK"], events, "sp.rebreak")
     elif option == "rerack_offender_breaks":
         b = x["offender"] if x["offender"] is not None else common.other(chooser)
-        _rack_all(g, b, ["SP.3-FOULS"], events,
-                  "All 15 balls re-racked: {} must break".format(common.name(g, b)),
-                  "Все 15 шаров в пирамиду: разбивает {}".format(common.name(g, b)))
+        _rack_all(g, b, ["SP.3-FOULS"], events, "sp.offender_breaks")
     else:
         g["shooter"] = chooser
-        events.append(event("turn", chooser, d.get("clauses", []),
-                            "{} plays the table as it lies".format(common.name(g, chooser)),
-                            "{} играет позицию как есть".format(common.name(g, chooser))))
+        common.tell(events, "turn", chooser, d.get("clauses", []), "sp.accept", common.name(g, chooser))
     x["offender"] = None
     _remind(g)
