@@ -7,6 +7,7 @@ from shared_rules.link import names
 from shared_rules.rules import common, settings as settings_mod
 from shared_rules.rules.data import clone, is_int
 from shared_rules.rules.events import event
+from shared_rules.rules.game import new_game_state
 from shared_rules.rules.games import GAMES, module_for
 
 FOUL_CODES = tuple(common.MANUAL_FOULS)
@@ -110,19 +111,7 @@ class Commands:
         return _ok(ev)
 
     def _fresh(self, game, players, breaker, st, race, target):
-        g = {
-            "game": game,
-            "players": [{"name": n, "score": 0, "group": None, "fouls": 0} for n in players],
-            "shooter": breaker, "breaker": breaker,
-            "phase": "break", "ball_in_hand": "kitchen", "table_open": False,
-            "on_table": [], "decision": None, "needs": [], "winner": None, "game_winner": None,
-            "shot": 0, "last_shot": None, "called": None, "safety": False, "push_out": False,
-            "last_foul": None, "warning": None, "run": 0, "rack": 1,
-            "race_to": race, "target": target, "settings": st,
-            "stats": [{"pocketed": 0, "fouls": 0, "breaks": 0, "legal_breaks": 0, "high_run": 0}
-                      for _ in players],
-            "x": {},
-        }
+        g = new_game_state(game, players, breaker, st, race, target)
         module_for(game).setup(g, st)
         return g
 
@@ -189,7 +178,7 @@ class Commands:
         g = self.g
         if self.open is not None:
             return _fail("the balls are still rolling; wait until the shot ends")
-        d = g.get("decision")
+        d = g["decision"]
         if not d:
             return _fail("there is no decision to make now")
         option = body.get("option")
@@ -211,7 +200,7 @@ class Commands:
 
     def _choose_again(self, option, events):
         g = self.g
-        d = g.get("decision")
+        d = g["decision"]
         if d and option in d["options"]:
             module_for(g["game"]).choose(g, option, self._settings(), events)
             self.facts_open = False
@@ -408,7 +397,7 @@ class Commands:
     def _cmd_lag(self, body, t_us):
         """GEN.LAG / SP.BREAK-CHOICE: the lag winner breaks or hands the break over."""
         g = self.g
-        between = g["phase"] == "over" and g.get("winner") is None   # before a match's next rack (decider)
+        between = g["phase"] == "over" and g["winner"] is None   # before a match's next rack (decider)
         if ((g["shot"] != 0 and not between) or self.open is not None or self.pending is not None
                 or g["phase"] not in ("break", "over")):
             return _fail("the lag decides the break only before a game's first shot")
@@ -492,7 +481,7 @@ class Commands:
             else:
                 res = self.command("safety", {}, t)
         elif index == names.BUTTON_CONFIRM:
-            d = self.g.get("decision")
+            d = self.g["decision"]
             if not d:
                 res = _fail("there is no decision to confirm")
             else:

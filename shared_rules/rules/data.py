@@ -2,14 +2,25 @@
 
 
 def clone(x):
-    """Deep copy of plain data: dicts, lists, tuples and scalars."""
+    """Deep copy of plain data: dicts, lists, tuples and scalars.
+
+    A copy is made at its final size and then filled (dict.copy, list(x)): growing it item by
+    item leaves a trail of outgrown tables that fragments the board's heap.
+    """
     if isinstance(x, dict):
-        d = {}
-        for k in x:
-            d[k] = clone(x[k])
+        d = x.copy()
+        for k in d:
+            v = d[k]
+            if isinstance(v, (dict, list, tuple)):
+                d[k] = clone(v)
         return d
     if isinstance(x, list):
-        return [clone(v) for v in x]
+        out = list(x)
+        for i in range(len(out)):
+            v = out[i]
+            if isinstance(v, (dict, list, tuple)):
+                out[i] = clone(v)
+        return out
     if isinstance(x, tuple):
         return tuple(clone(v) for v in x)
     return x

@@ -66,12 +66,14 @@ class Referee(Commands):
     def _save(self):
         return (clone(self.g), clone(self.open), self.last_activity, self.ended_us,
                 len(self.history), clone(self.pending), self.facts_open, self.chosen, self.before_new,
-                self.history, self.last_game, self.last_players)
+                self.history, self.last_game, self.last_players, self.history[-1] if self.history else None)
 
     def _restore(self, s):
         self.g, self.open, self.last_activity, self.ended_us = s[0], s[1], s[2], s[3]
         self.history, self.last_game, self.last_players = s[9], s[10], s[11]
         del self.history[s[4]:]
+        if s[12] is not None and self.history:
+            self.history[-1] = s[12]
         self.pending, self.facts_open, self.chosen, self.before_new = s[5], s[6], s[7], s[8]
 
     # ---------------------------------------------------------------- sensors
@@ -121,7 +123,7 @@ class Referee(Commands):
             if self.open is None and not self.has_motion:
                 self._start_shot(t, events)
             if self.open is not None:
-                self.open["rails"].append([t, index, value])
+                self.open["rails"].append((t, index, value))     # a tuple: lighter on the board's heap
                 self.last_activity = t
         return _ok(events)
 
@@ -179,7 +181,7 @@ class Referee(Commands):
         if g["phase"] == "decision" and g["decision"]:
             self._implied_choice(events)
         if g["phase"] == "over":
-            if g.get("winner") is not None:
+            if g["winner"] is not None:
                 self.facts_open = False   # balls moving after the match is won change nothing
                 return
             self._next_rack(events)
@@ -221,6 +223,10 @@ class Referee(Commands):
         self.pending = None
         g["needs"] = []
         if push:
+            if self.history:
+                # Only the newest shot can learn a fact and be judged again; an older one is kept for
+                # undo by the state before it alone (its sensor record would crowd the board's heap).
+                self.history[-1] = (self.history[-1][0], None)
             self.history.append((clone(g), shot))
             depth = self.defaults["undo_depth"]
             if len(self.history) > depth:
@@ -370,22 +376,21 @@ class Referee(Commands):
                     "ball_in_hand": None, "table_open": False, "on_table": [], "decision": None,
                     "needs": [], "winner": None, "shot": 0, "last_shot": None,
                     "shot_open": self.open is not None, "faults": clone(self.faults)}
-        s = {}
-        for k in ("game", "players", "shooter", "phase", "ball_in_hand", "table_open", "on_table",
-                  "needs", "winner", "game_winner", "shot", "last_shot", "called", "safety", "push_out",
-                  "last_foul", "warning", "stats", "race_to", "target", "rack", "breaker", "run"):
-            s[k] = clone(g[k])
-        s["table"] = self.table
         d = g["decision"]
-        s["decision"] = {"player": d["player"], "options": list(d["options"])} if d else None
-        s["shot_open"] = self.open is not None
-        s["shot_clock"] = g["settings"]["shot_clock"]
-        s["faults"] = clone(self.faults)
-        s["can_undo"] = bool(self.history) or self.pending is not None or self.before_new is not None
-        if g["game"] == "eight-ball":
-            s["table_open"] = bool(g["table_open"])
-        else:
-            s["table_open"] = False
+        # One dict literal, allocated once at its size (growing it key by key fragments the board's heap).
+        s = {"game": g["game"], "players": clone(g["players"]), "shooter": g["shooter"], "phase": g["phase"],
+             "ball_in_hand": g["ball_in_hand"],
+             "table_open": bool(g["table_open"]) if g["game"] == "eight-ball" else False,
+             "on_table": list(g["on_table"]), "needs": clone(g["needs"]), "winner": g["winner"],
+             "game_winner": g["game_winner"], "shot": g["shot"], "last_shot": clone(g["last_shot"]),
+             "called": clone(g["called"]), "safety": g["safety"], "push_out": g["push_out"],
+             "last_foul": clone(g["last_foul"]), "warning": clone(g["warning"]), "stats": clone(g["stats"]),
+             "race_to": g["race_to"], "target": g["target"], "rack": g["rack"], "breaker": g["breaker"],
+             "run": g["run"], "table": self.table,
+             "decision": {"player": d["player"], "options": list(d["options"])} if d else None,
+             "shot_open": self.open is not None, "shot_clock": g["settings"]["shot_clock"],
+             "faults": clone(self.faults),
+             "can_undo": bool(self.history) or self.pending is not None or self.before_new is not None}
         extra = module_for(g["game"]).extra_state(g)
         for k in extra:
             s[k] = extra[k]

@@ -1,6 +1,8 @@
 """A shot: what the sensors and the players said between the cue strike and the balls stopping.
 
 Plain dict so it can be kept for re-judging, journaled and compared on both interpreters.
+Set only when entered: "stopped", the ball the opponent stopped on its way to a pocket
+(GEN.OPPONENT); "rack", the 14.1 rack facts.
 """
 
 
@@ -12,17 +14,16 @@ def new_shot(g, t_us):
         "end_us": None,
         "pocketed": [],          # [ball or None, pocket, t_us, uncertain]
         "cue_pocketed": False,
-        "rails": [],             # [t_us, rail, strength]
-        "called": g.get("called"),
-        "safety": bool(g.get("safety")),
-        "push_out": bool(g.get("push_out")),
-        "from": g.get("ball_in_hand"),
+        "rails": [],             # (t_us, rail, strength)
+        "called": g["called"],
+        "safety": bool(g["safety"]),
+        "push_out": bool(g["push_out"]),
+        "from": g["ball_in_hand"],
         "fouls": [],             # codes entered by hand for this shot
         "fouler": None,          # the player who committed an `interference` foul
         "jumped": [],            # balls that left the table (entered by hand)
         "spotted": [],           # balls put back without penalty (GEN.POCKETED)
         "rails_ruled": False,    # the referee ruled that enough balls reached a rail (`legal_break`)
-        "stopped": None,         # the ball the opponent stopped on its way to a pocket (GEN.OPPONENT)
     }
 
 

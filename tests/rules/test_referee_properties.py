@@ -442,3 +442,15 @@ def test_regression_late_unknown_drop_then_identify_is_one_shot_to_undo():
     after = r.ref.state()
     assert after["can_undo"] is False
     assert comparable(after) == comparable(before)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_game_state_keeps_its_declared_shape(game):
+    """rules/game.py declares a game's fields; no game module adds or drops one while playing."""
+    from shared_rules.rules.game import FIELDS
+    from tests.scenarios.runner import new_game
+    r = new_game(game)
+    for sh in ({"rails": 12, "pocketed": [[3, "foot-left"]]}, {"rails": 0}, {"rails": 2, "cue": True},
+               {"rails": 3, "pocketed": [[None, "side-left"]]}):
+        r.shot(sh)
+        assert tuple(r.ref.g) == FIELDS

@@ -166,7 +166,7 @@ class Run:
 
     def run(self):
         i = 0
-        for st in steps_of(self.s):
+        for st in steps_of(self.s, not self.record):
             try:
                 self.step(st)
             except AssertionError as e:
@@ -205,10 +205,17 @@ def load(path):
         return json.load(f)
 
 
-def steps_of(scenario):
-    """Steps one at a time: long games stream from .jsonl so a board-sized heap holds them."""
+def steps_of(scenario, consume=False):
+    """Steps one at a time: long games stream from .jsonl so a board-sized heap holds them;
+    `consume` lets each step of a .json scenario go once played (the board-sized run)."""
     if "stream" not in scenario:
-        for st in scenario["steps"]:
+        steps = scenario["steps"]
+        if consume:
+            steps.reverse()
+            while steps:
+                yield steps.pop()
+            return
+        for st in steps:
             yield st
         return
     with open(scenario["stream"]) as f:

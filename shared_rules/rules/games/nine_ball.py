@@ -28,7 +28,7 @@ def setup(g, settings):
 
 
 def _x(g):
-    x = g.get("x")
+    x = g["x"]
     if not isinstance(x, dict):
         x = {}
         g["x"] = x
