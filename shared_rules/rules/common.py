@@ -29,6 +29,14 @@ def tell(events, kind, player, clauses, key, *args, extra=None):
     events.append(event(kind, player, clauses, en, ru, extra))
 
 
+def add_new(lst, items):
+    """Append the items `lst` lacks (clause and foul lists keep one of each); returns `lst`."""
+    for i in items:
+        if i not in lst:
+            lst.append(i)
+    return lst
+
+
 def other(p):
     return 1 - p
 

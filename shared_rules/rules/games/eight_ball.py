@@ -176,13 +176,6 @@ def _respot(g, balls, clauses, events, where="foot spot"):
     return common.spot(g, balls, clauses, events, where)
 
 
-def _add(lst, items):
-    for i in items:
-        if i not in lst:
-            lst.append(i)
-    return lst
-
-
 def _rerack(g, breaker, clauses, events):
     """A fresh rack in the same game (EB.BREAK-ILLEGAL, EB.BREAK-8, EB.BREAK-8-SCRATCH)."""
     g["on_table"] = list(range(1, 16))
@@ -194,12 +187,13 @@ def _rerack(g, breaker, clauses, events):
     g["decision"] = None
     for pl in g["players"]:
         pl["group"] = None
-    common.tell(events, "rerack", breaker, _add(list(clauses), ["GEN.RACK"]), "eb.rerack", common.name(g, breaker))
+    common.tell(events, "rerack", breaker, common.add_new(list(clauses), ["GEN.RACK"]), "eb.rerack",
+                common.name(g, breaker))
 
 
 def _lose(g, p, why, clauses, events, key, *args):
     """EB.LOSS: `p` loses by error `why` (LOSS_*); the event carries the number."""
-    cl = _add(["EB.LOSS"], clauses)
+    cl = common.add_new(["EB.LOSS"], clauses)
     en, ru = say(key, *args)
     who = common.name(g, p)
     common.game_over(g, common.other(p), cl, events, *say_each("eb.lose", (who, en), (who, ru)))
@@ -294,7 +288,7 @@ def _judge_break(g, shot, settings, events):
         own["fouls"] = [c for c in shot["fouls"] if c != "interference"]
         v = _judge_break_shot(g, own, settings, events)
         v["fouls"] = ["interference"] + v["fouls"]
-        v["clauses"] = _add(list(v["clauses"]), ["GEN.OPPONENT"])
+        v["clauses"] = common.add_new(list(v["clauses"]), ["GEN.OPPONENT"])
         return v
     return _judge_break_shot(g, shot, settings, events)
 
@@ -331,9 +325,9 @@ def _break_interference(g, f, events):
 
 def _break_eight_and_foul(g, f, events):
     """EB.BREAK-8-SCRATCH: a violation; the opponent re-breaks or spots the 8 and plays from the kitchen."""
-    fouls = _add(list(f.fouls), ["jumped_ball"] if f.jumped else [])
+    fouls = common.add_new(list(f.fouls), ["jumped_ball"] if f.jumped else [])
     clauses = ["EB.BREAK-8-SCRATCH"]
-    common.record_foul(g, f.p, fouls, _add(list(clauses), common.foul_clauses(fouls)), events)
+    common.record_foul(g, f.p, fouls, common.add_new(list(clauses), common.foul_clauses(fouls)), events)
     common.pass_turn(g, events, ("EB.BREAK-8-SCRATCH", "GEN.TURN"))
     g["x"]["dk"] = DK_BREAK_8_SCRATCH
     _offer(g, f.o, ["rerack", "spot_eight"], clauses, events, "eb.offer_break_8_scratch", common.name(g, f.o))
@@ -344,16 +338,16 @@ def _break_foul(g, f, events):
     """EB.BREAK-SCRATCH (or another foul on the break): balls stay down, the table is open; the
     opponent has the cue ball in hand (from the kitchen after a scratch). An illegal break besides
     gives the opponent the EB.BREAK-ILLEGAL choice."""
-    fouls = _add(list(f.fouls), ["jumped_ball"] if f.jumped else [])
+    fouls = common.add_new(list(f.fouls), ["jumped_ball"] if f.jumped else [])
     where = "kitchen" if f.scratch else "table"
     clauses = ["EB.BREAK-SCRATCH"] if f.scratch else ["EB.FOULS", "EB.FOUL-BIH"]
     if f.cue_jumped:
         clauses += ["EB.FOULS", "GEN.JUMPED-CUE"]
     if not f.legal:
-        fouls = _add(fouls, ["illegal_break"])
+        fouls = common.add_new(fouls, ["illegal_break"])
         clauses.append("EB.BREAK-ILLEGAL")
-    common.record_foul(g, f.p, fouls, _add(list(clauses), common.foul_clauses(fouls)), events)
-    clauses = _add(clauses, ["EB.OPEN"])
+    common.record_foul(g, f.p, fouls, common.add_new(list(clauses), common.foul_clauses(fouls)), events)
+    clauses = common.add_new(clauses, ["EB.OPEN"])
     if not f.legal:
         common.pass_turn(g, events, ("EB.BREAK-ILLEGAL", "GEN.TURN"))
         _offer_illegal(g, f.o, where, events)
@@ -534,9 +528,9 @@ def _play_foul(g, f, shot, events):
     cl = _foul_clauses(g, f.fouls, f.was_open, f.on_8, f.balls, shot["jumped"])
     common.record_foul(g, f.p, f.fouls, cl, events)
     common.give_ball_in_hand(g, f.o, "table", ["EB.FOUL-BIH"], events)
-    clauses = _add(cl, ["EB.FOUL-BIH"])
+    clauses = common.add_new(cl, ["EB.FOUL-BIH"])
     if f.balls:
-        clauses = _add(clauses, ["EB.STAY-DOWN"] + (["EB.OPEN-STAY"] if f.was_open else []))
+        clauses = common.add_new(clauses, ["EB.STAY-DOWN"] + (["EB.OPEN-STAY"] if f.was_open else []))
     return _verdict(f.fouls, clauses, [])
 
 
@@ -567,9 +561,9 @@ def _play_legal(g, f, shot, events):
         # GEN.OPPONENT: the opponent is penalised; the shooter plays on with the cue ball in hand.
         common.record_foul(g, f.o, ["interference"], ["GEN.OPPONENT"], events)
         common.give_ball_in_hand(g, f.p, "table", ["GEN.OPPONENT", "EB.FOUL-BIH"], events)
-        return _verdict(["interference"], _add(clauses, ["GEN.OPPONENT"]), credited)
+        return _verdict(["interference"], common.add_new(clauses, ["GEN.OPPONENT"]), credited)
     if not is_turn_over(f, made):
-        clauses = _add(clauses, ["EB.CONTINUE"])
+        clauses = common.add_new(clauses, ["EB.CONTINUE"])
         if [b for b in f.balls if b not in made]:
             clauses.append("EB.EXTRA")
             if not f.was_open and [b for b in f.balls if group_of(b) == other_group(grp)]:
@@ -582,7 +576,7 @@ def _play_legal(g, f, shot, events):
         clauses.append("EB.SAFETY")
         turn = ("EB.SAFETY", "GEN.TURN")
     if f.balls:
-        clauses = _add(clauses, ["EB.STAY-DOWN"] + (["EB.OPEN-STAY"] if f.was_open else []))
+        clauses = common.add_new(clauses, ["EB.STAY-DOWN"] + (["EB.OPEN-STAY"] if f.was_open else []))
     common.pass_turn(g, events, turn)
     return _verdict([], clauses, credited)
 
@@ -591,7 +585,7 @@ def _choose_group(g, f, made, clauses, events):
     """EB.CLOSE: the balls made on an open table give their group, if they are all of one."""
     groups = []
     for b in made:
-        _add(groups, [group_of(b)])
+        common.add_new(groups, [group_of(b)])
     if len(groups) == 1:
         _close(g, f.p, groups[0], events)
         clauses.append("EB.CLOSE")
@@ -637,7 +631,7 @@ def _close(g, p, grp, events):
 
 
 def _foul_clauses(g, codes, was_open, on_8, balls, jumped=()):
-    cl = _add(["EB.FOULS"], common.foul_clauses(codes))
+    cl = common.add_new(["EB.FOULS"], common.foul_clauses(codes))
     if "no_rail" in codes or "no_contact" in codes or "wrong_first_contact" in codes:
         cl.append("EB.LEGAL-SHOT")
     if "wrong_first_contact" in codes and not was_open:
@@ -646,10 +640,10 @@ def _foul_clauses(g, codes, was_open, on_8, balls, jumped=()):
             cl.append("EB.8-COMBO")     # the 8 (or any ball) off a wrong first contact is no combination
     if "jumped_ball" in codes:
         # EB.JUMP is the object balls' rule; the cue ball off the table is GEN.JUMPED-CUE.
-        _add(cl, (["EB.JUMP"] if [b for b in jumped if b != 0] else []) +
+        common.add_new(cl, (["EB.JUMP"] if [b for b in jumped if b != 0] else []) +
              (["GEN.JUMPED-CUE"] if 0 in jumped else []))
     if "kitchen" in codes:
-        _add(cl, ["EB.KITCHEN", "GEN.KITCHEN-ONLY-OUT"])
+        common.add_new(cl, ["EB.KITCHEN", "GEN.KITCHEN-ONLY-OUT"])
     if on_8:
         cl.append("EB.8-MISS")
     if balls:

@@ -239,13 +239,6 @@ def _offender_choice(g, chooser, offender, events):
                  *say("sp.offer_offender", common.name(g, chooser), common.name(g, offender)))
 
 
-def _add(lst, items):
-    for i in items:
-        if i not in lst:
-            lst.append(i)
-    return lst
-
-
 class ShotFacts:
     """What the judge reads of a shot, taken once before the table changes."""
     __slots__ = ("p", "o", "brk", "cb", "cp", "fate", "balls", "jumped", "fouls", "cue_out", "interfered")
@@ -360,7 +353,7 @@ def _illegal_break(g, f, shot, settings, events, verdict):
     elif settings.get("sp_illegal_break") == "wpa":
         common.offer(g, f.o, ["accept", "rebreak"], ["SP.BREAK"], events,
                      *say("sp.offer_rebreak", common.name(g, f.o), common.name(g, f.p)))
-    _add(verdict["clauses"], cl)
+    common.add_new(verdict["clauses"], cl)
     verdict["fouls"] = codes
 
 
@@ -375,7 +368,7 @@ def _foul(g, f, shot, events, verdict):
         common.pass_turn(g, events, ("SP.FOUL", "GEN.TURN"))
     if third:
         _offender_choice(g, f.o, f.p, events)
-    _add(verdict["clauses"], cl + (["SP.3-FOULS"] if third else []))
+    common.add_new(verdict["clauses"], cl + (["SP.3-FOULS"] if third else []))
     verdict["fouls"] = f.fouls
 
 
