@@ -34,9 +34,12 @@ class TableInfo:
 
 
 class Venue:
-    """{table: {"state", "status", "info", "match"}}, thread-safe."""
+    """{table: {"state", "status", "info", "match"}}, thread-safe; at most MAX_TABLES tables, so a
+    client inventing table ids cannot fill the daemon's memory."""
 
     KINDS = ("state", "status", "info", "match")
+    MAX_TABLES = 256
+    MAX_PAYLOAD = 256 * 1024
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -44,6 +47,8 @@ class Venue:
 
     def put(self, table, kind, value):
         with self._lock:
+            if table not in self._tables and len(self._tables) >= self.MAX_TABLES:
+                return
             t = self._tables.setdefault(table, {k: None for k in self.KINDS})
             t[kind] = value
 
@@ -75,6 +80,8 @@ class VenueWatch:
 
     def on_message(self, topic, payload):
         parts = topic.split("/")
+        if payload is not None and len(payload) > Venue.MAX_PAYLOAD:
+            return []
         if len(parts) == 3 and parts[0] == self.prefix and parts[2] in Venue.KINDS:
             value = _decode(parts[2], payload)
             if value is not None or not payload:    # an empty retained message clears it

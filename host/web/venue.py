@@ -59,25 +59,34 @@ def _table_html(rows, cls=""):
     return '<table class="%s"><thead><tr>%s</tr></thead><tbody>%s</tbody></table>' % (cls, head, body)
 
 
+def _text(v):
+    return v if isinstance(v, str) else (None if v is None else str(v))
+
+
+def _card(t, v):
+    s = v.get("state") if isinstance(v.get("state"), dict) else {}
+    info = v.get("info") if isinstance(v.get("info"), dict) else {}
+    players = [p for p in s.get("players") or [] if isinstance(p, dict)] \
+        if isinstance(s.get("players"), list) else []
+    names = [_text(p.get("name")) or "?" for p in players]
+
+    def named(i):
+        return names[i] if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(names) else None
+
+    play = _text(info.get("play")) or ("/play?table=" + urllib.parse.quote(t))
+    return {
+        "table": t, "name": _text(info.get("name")) or t, "online": v.get("status") == "online",
+        "game": _text(s.get("game")), "phase": _text(s.get("phase")),
+        "players": names, "score": [p.get("score") for p in players],
+        "shooter": named(s.get("shooter")), "winner": named(s.get("winner")),
+        "tv": _text(info.get("url")), "play": play,
+        "last_match": v.get("match"),
+    }
+
+
 def venue_cards(tables):
-    """{table: summary} of what /venue shows for each table."""
-    out = {}
-    for t, v in tables.items():
-        s = v.get("state") or {}
-        info = v.get("info") or {}
-        players = s.get("players") or []
-        play = info.get("play") or ("/play?table=" + urllib.parse.quote(t))
-        w = s.get("winner")
-        out[t] = {
-            "table": t, "name": info.get("name") or t, "online": v.get("status") == "online",
-            "game": s.get("game"), "phase": s.get("phase"),
-            "players": [p.get("name") for p in players], "score": [p.get("score") for p in players],
-            "shooter": players[s["shooter"]]["name"] if s.get("shooter") in (0, 1) and len(players) > 1 else None,
-            "winner": players[w]["name"] if w in (0, 1) and len(players) > 1 else None,
-            "tv": info.get("url"), "play": play,
-            "last_match": v.get("match"),
-        }
-    return out
+    """{table: summary} of what /venue shows for each table (whatever a client retained there)."""
+    return {t: _card(t, v) for t, v in tables.items()}
 
 
 def render_venue(tables):
@@ -131,6 +140,15 @@ class VenuePages:
             db.close()
 
     def __call__(self, handler, path):
+        if path not in ("/venue", "/venue.json", "/history", "/history.json", "/history.txt"):
+            return False
+        try:
+            return self._answer(handler, path)
+        except Exception as e:      # e.g. a history file another process holds locked too long
+            handler._send(500, "could not show %s: %s\n" % (path, e), "text/plain; charset=utf-8")
+            return True
+
+    def _answer(self, handler, path):
         if path in ("/venue", "/venue.json") and self.venue is not None:
             tables = self.venue.tables()
             if path.endswith(".json"):

@@ -116,3 +116,23 @@ def test_history_db_survives_a_journal_with_junk_lines(tmp_path):
         f.write('{"src": "cmd", "cmd": "new_ga')        # torn tail
     records, _ = history.matches_from_journals([str(p)], "t1")
     assert [m["score"] for m in records] == [[2, 0]]
+
+
+def test_the_venue_page_survives_whatever_a_client_retained():
+    from host.outputs.venue import Venue, VenueWatch
+    from host.web.venue import render_venue, venue_cards
+    v = Venue()
+    w = VenueWatch(v)
+    junk = [b"\xff\xfe", b"[1, 2]", b"null", b'{"players": "Anna", "shooter": "x", "winner": true}',
+            b'{"players": [1, null, {"name": 5}], "shooter": 2, "game": {"a": 1}}', b"x" * 300000]
+    for i, payload in enumerate(junk):
+        for kind in ("state", "info", "match", "status"):
+            assert w.on_message("billiards/j%d/%s" % (i, kind), payload) == []
+    w.on_message("billiards/a/b/state", b"{}")          # not a table topic
+    cards = venue_cards(v.tables())
+    assert "j5" not in cards                             # too big to keep
+    assert cards["j4"]["players"] == ["5"] and cards["j4"]["shooter"] is None
+    assert "<html" in render_venue(v.tables())
+    for i in range(300):
+        w.on_message("billiards/many%d/status" % i, b"online")
+    assert len(v.tables()) == Venue.MAX_TABLES
