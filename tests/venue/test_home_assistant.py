@@ -120,7 +120,6 @@ def test_home_assistant_core_runs_a_game_through_discovery(tmp_path, broker, sub
         assert dev["configuration_url"] == "http://127.0.0.1:%d/" % http
         assert dev["sw_version"] and dev["serial_number"] == TABLE
         assert dev["manufacturer"] == "billiards-referee"
-        assert dev["hw_version"] == "fake (firmware 1.0)"        # from the board's HELLO
 
         e = lambda name: "%s.%s_%s" % (name.split(".")[0], DEV, name.split(".")[1])  # noqa: E731
         ha.wait_state(e("sensor.player_1"), "Player 1")
@@ -140,6 +139,9 @@ def test_home_assistant_core_runs_a_game_through_discovery(tmp_path, broker, sub
                  what="names on MQTT")
         ha.wait_state(e("sensor.player_2"), "Bob")
         ha.wait_state(e("sensor.last_command_result"), "ok")
+        # The board's HELLO is in the device by the first change of state after it.
+        wait_for(lambda: ha.ask(op="device", identifier=ha_discovery.node_id(TABLE))["hw_version"]
+                 == "fake (firmware 1.0)", 10, step=0.2, what="the board's HELLO in the device")
 
         # Re-selecting the game being played does nothing (and says so); another game starts.
         lines = len(journal_lines(str(jdir / (TABLE + ".jsonl"))))
