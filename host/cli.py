@@ -177,6 +177,8 @@ def _tv_url(args, broker):
     broker, which is where Home Assistant lives too (a UDP connect sends nothing)."""
     if not args.http:
         return None
+    if getattr(args, "play_url", None):           # the address given for phones (--play-url)
+        return args.play_url.rstrip("/") + "/"
     host = getattr(args, "http_bind", None)
     if not host or host in ("0.0.0.0", "::"):
         import socket

@@ -16,7 +16,7 @@ class TableInfo:
     def __init__(self, table, prefix="billiards", name=None, url=None, version=None):
         self.topic = "%s/%s/info" % (prefix, table)
         info = {"table": table, "name": name or "Pool table %s" % table, "url": url,
-                "play": (url.rstrip("/") + "/play?table=" + table) if url else None,
+                "play": (url.rstrip("/") + "/play") if url else None,     # read-only without the token
                 "version": version}
         self.payload = json.dumps(info, sort_keys=True, ensure_ascii=False)
 

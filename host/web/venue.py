@@ -8,7 +8,6 @@ page shows what `billiards history` prints (host/history.report).
 """
 import html
 import json
-import urllib.parse
 
 from host import history
 
@@ -41,7 +40,7 @@ def _qr_html(card):
     if card["tv"]:
         return '<div class="qr"><img src="%s" alt="QR code: play at %s"></div>' % (
             html.escape(card["tv"].rstrip("/") + "/play/qr.svg"), html.escape(card["name"]))
-    svg = _qr_svg(card["play"])
+    svg = _qr_svg(card["play"]) if card["play"] else None
     return '<div class="qr">%s</div>' % svg if svg else ""
 
 
@@ -73,7 +72,7 @@ def _card(t, v):
     def named(i):
         return names[i] if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(names) else None
 
-    play = _text(info.get("play")) or ("/play?table=" + urllib.parse.quote(t))
+    play = _text(info.get("play"))      # unknown until the table's daemon announced its `info`
     return {
         "table": t, "name": _text(info.get("name")) or t, "online": v.get("status") == "online",
         "game": _text(s.get("game")), "phase": _text(s.get("phase")),
@@ -105,11 +104,15 @@ def render_venue(tables):
             extra = "<p>To shoot: %s</p>" % html.escape(c["shooter"])
         qr_html = _qr_html(c)
         tv = ' · <a href="%s">TV page</a>' % html.escape(c["tv"]) if c["tv"] else ""
+        if c["play"]:
+            links = '<a href="%s">Play on your phone</a>%s' % (html.escape(c["play"]), tv)
+        else:
+            links = "(its daemon has not said where its pages are)"
         cards.append('<div class="card%s" data-table="%s"><h2>%s%s</h2><p>%s · %s</p><p>%s</p>%s%s'
-                     '<p><a href="%s">Play on your phone</a>%s</p></div>'
+                     '<p>%s</p></div>'
                      % ("" if c["online"] else " off", html.escape(t), html.escape(c["name"]),
                         html.escape(status), html.escape(c["game"] or "-"), html.escape(c["phase"] or "-"),
-                        line, extra, qr_html, html.escape(c["play"]), tv))
+                        line, extra, qr_html, links))
     body = '<h1>Tables</h1><div class="cards">%s</div><p><a href="/history">Match history</a></p>' % (
         "".join(cards) or "<p>No table has been seen on the broker yet.</p>")
     return _page("Venue", body, refresh=REFRESH_S)

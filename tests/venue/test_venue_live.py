@@ -84,14 +84,16 @@ def test_a_match_played_live_is_recorded_announced_and_equal_to_the_rebuild(tmp_
                          5, what="the venue sees the match message")
         assert set(venue) == {"t1", "t2"}
         assert venue["t1"]["online"] and venue["t1"]["winner"] == "Anna"
-        assert venue["t1"]["play"] == "http://127.0.0.1:%d/play?table=t1" % http
+        assert venue["t1"]["play"] == "http://127.0.0.1:%d/play" % http
         assert venue["t1"]["last_match"] == announced
         assert not venue["t2"]["online"] and venue["t2"]["shooter"] == "Dan"
-        assert "/play?table=t2" in venue["t2"]["play"]
+        assert venue["t2"]["play"] is None          # t2 never said where its pages are
         html = get(http, "/venue")
         assert 'data-table="t1"' in html and 'data-table="t2"' in html and "Play on your phone" in html
         # t1's QR code comes from t1's own server, which alone holds its token
         assert '<img src="http://127.0.0.1:%d/play/qr.svg"' % http in html
+        qr = urllib.request.urlopen("http://127.0.0.1:%d/play/qr.svg" % http, timeout=5)
+        assert qr.headers["Content-Type"].startswith("image/svg+xml") and b"<svg" in qr.read()
     finally:
         board.stop()
         d.stop()
