@@ -26,7 +26,12 @@ STATIC = {"/play": ("play.html", "text/html; charset=utf-8"),
           "/play.css": ("play.css", "text/css; charset=utf-8")}
 MAX_BODY = 4096
 COMMAND_NAME = re.compile(r"^[a-z_]{1,32}$")
-SUBMIT_TIMEOUT_S = 5.0
+# The page holds the token: only our own scripts run, nothing is fetched from elsewhere, and no
+# other site may frame it (a hidden frame could steal taps).
+PAGE_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+                "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+                "X-Content-Type-Options": "nosniff"}
 
 
 def qr_svg(text, border=2):
@@ -147,7 +152,7 @@ class PlayRoutes:
                     data = f.read()
             except OSError:
                 return False
-            req._send(200, data, ctype)
+            req._send(200, data, ctype, PAGE_HEADERS)
             return True
         if path == "/play/qr.svg":
             url = play_url(self.base_for(req), self.tokens.current())

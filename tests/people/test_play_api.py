@@ -130,7 +130,10 @@ def test_qr_and_sticker_carry_the_play_url(table, tmp_path):
     sticker = urllib.request.urlopen(table.base + "/play/sticker", timeout=5).read().decode()
     assert "Table t1" in sticker and "<svg" in sticker and table.base + "/play" in sticker
     assert table.token() not in sticker.replace(svg, "")       # printed only inside the QR code
-    page = urllib.request.urlopen(table.base + "/play", timeout=5).read().decode()
+    r = urllib.request.urlopen(table.base + "/play", timeout=5)
+    assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
+    assert r.headers["Referrer-Policy"] == "no-referrer"
+    page = r.read().decode()
     assert "play.js" in page and "http" not in page.split("<body", 1)[1].replace("http://www.w3.org", "")
 
 
