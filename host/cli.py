@@ -51,6 +51,18 @@ def build_parser():
                    '(default: Pool table <table>)')
     r.add_argument("--history-db", default=None, metavar="FILE",
                    help="SQLite file of finished matches (default: venue/history.sqlite3 in the journal directory)")
+    r.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="info",
+                   help="least important log line shown (stderr; no time stamps under systemd)")
+    r.add_argument("--serial-dtr", choices=("on", "off"), default="on",
+                   help="DTR line while the port is open (default on: with RTS also on, an ESP32 "
+                   "DevKit's auto-reset circuit does not reset the board)")
+    r.add_argument("--serial-rts", choices=("on", "off"), default="on",
+                   help="RTS line while the port is open (default on, see --serial-dtr)")
+    r.add_argument("--journal-keep", type=int, default=None, metavar="N",
+                   help="closed match files kept (compressed) in <journal>/<table>/; default all")
+    r.add_argument("--journal-segment-entries", type=int, default=None, metavar="N",
+                   help="a journal file is closed after this many entries even mid-match "
+                   "(default 8000)")
     r.add_argument("--shot-clock", type=int, default=None, metavar="SECONDS",
                    help="shot clock for every game (GEN.SLOW-PLAY), e.g. 60; a new_game body may set its own")
     hp = sub.add_parser("history", help="finished matches and per-player totals (what /history shows)")
@@ -70,28 +82,36 @@ def build_parser():
     tk.add_argument("--play-url", default=None, metavar="URL",
                     help="address phones use (default: this machine's LAN address and --http)")
     rp = sub.add_parser("replay", help="judge a journal and print the final state as JSON")
-    rp.add_argument("file")
+    rp.add_argument("file", help="a journal file (<dir>/<table>.jsonl, or a closed match "
+                    "<dir>/<table>/NNNNNN.jsonl.gz): that file's final state; or the journal "
+                    "directory with --table: the table's current state")
     rp.add_argument("--table", default=None, help="table id (default: the file name)")
     sub.add_parser("coverage", help="rule clause coverage report", add_help=False)
     return p
 
 
 def cmd_replay(args):
-    from host.journal import read_entries
+    from host.journal import fold_segment, journal_path
     from host.daemon import load_referee_class
+    path = args.file
+    if os.path.isdir(path):
+        if not args.table:
+            print("billiards replay: %s is a directory: name the table with --table" % path,
+                  file=sys.stderr)
+            return 2
+        path = journal_path(path, args.table)
+    ref = load_referee_class()(args.table or "t1", None)
     try:
-        entries = read_entries(args.file)
-    except OSError as e:
+        head = fold_segment(path, ref)
+    except (OSError, EOFError) as e:
         print("billiards replay: %s" % e, file=sys.stderr)
         return 2
-    table = args.table or os.path.splitext(os.path.basename(args.file))[0]
-    ref = load_referee_class()(table, None)
-    dropped = 0
-    for e in entries:
-        ref.apply(e)
+    name = os.path.basename(path).split(".")[0]
+    table = args.table or (head["referee"]["fields"].get("table") if head else None) or name
+    ref.table = table
     state = ref.state()
     state["table"] = table
-    state["link"] = {"state": "down", "dropped": dropped, "corrupt": 0}   # same shape as …/state
+    state["link"] = {"state": "down", "dropped": 0, "corrupt": 0}   # same shape as …/state
     print(json.dumps(state, indent=2, ensure_ascii=False, sort_keys=True))
     return 0
 
@@ -197,7 +217,21 @@ def cmd_run(args):
     from host.daemon import Daemon, terminal_printer
     from host.mqtt import MqttShell, parse_broker
     from host.broker import listening, EmbeddedBroker
+    from host.lock import TableLock, TableBusy
+    from host.logs import setup_logging
 
+    # One daemon per table, decided before anything is connected or published.
+    lock = TableLock(args.journal, args.table)
+    try:
+        lock.acquire()
+    except TableBusy as e:
+        print("billiards: %s" % e, file=sys.stderr)
+        return 3
+    except OSError as e:      # e.g. a full disk on the very first start: serve, but say so
+        print("billiards: no table lock %s (%s): nothing stops a second daemon" % (lock.path, e),
+              file=sys.stderr)
+    console = None if args.no_console else terminal_printer()
+    setup_logging(args.log_level, console)
     embedded = None
     if args.broker:
         try:
@@ -228,9 +262,9 @@ def cmd_run(args):
     from host.outputs.venue import Venue
     from host import history
     from host.recorder import MatchRecorder
+    from host.journal import table_files
     venue = Venue()
     db_path = args.history_db or history.default_db(args.journal)
-    console = None if args.no_console else terminal_printer()
     daemon = Daemon(args.table, serial_url, journal_dir=args.journal, prefix=args.prefix,
                     game=args.game, players=args.players, quiet_s=args.quiet_s, console=console,
                     output_options={"lang": args.lang, "awtrix": args.awtrix,
@@ -239,7 +273,9 @@ def cmd_run(args):
                                     "device_name": args.name,
                                     "configuration_url": _tv_url(args, broker),
                                     "venue": venue},
-                    shot_clock_s=args.shot_clock)
+                    shot_clock_s=args.shot_clock, journal_keep=args.journal_keep,
+                    segment_entries=args.journal_segment_entries,
+                    serial_dtr=args.serial_dtr == "on", serial_rts=args.serial_rts == "on")
     for o in daemon.outputs:
         if hasattr(o, "board_info"):        # Home Assistant shows the board and its firmware
             o.board_info = lambda: daemon.session.hello
@@ -252,7 +288,7 @@ def cmd_run(args):
                       insecure=args.insecure)
     daemon.attach_mqtt(shell)
     shell.start()
-    recorder = MatchRecorder(args.table, db_path, lambda: [daemon.journal.path], publish=shell.publish,
+    recorder = MatchRecorder(args.table, db_path, lambda: table_files(daemon.journal.path), publish=shell.publish,
                              prefix=args.prefix)
     daemon.listeners.append(recorder)
     daemon.outputs.append(recorder)
@@ -279,6 +315,7 @@ def cmd_run(args):
             sim.stop()
         if embedded is not None:
             embedded.stop()
+        lock.release()
     return 0
 
 

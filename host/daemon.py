@@ -3,9 +3,11 @@
 One thread owns everything that changes state (this loop); the MQTT client's
 thread only queues what it receives. Order for board frames: journal append,
 fsync, ACK, then the referee and the outputs. Order for commands: referee,
-then (if accepted) journal + fsync, then publish and answer.
+then (if accepted) journal + fsync, then publish and answer; a failed journal
+write takes the referee back to where it was (disk before memory).
 """
 import json
+import logging
 import queue
 import shutil
 import sys
@@ -14,7 +16,8 @@ import time
 
 from shared_rules.link import frames as codec
 from shared_rules.link.names import ACK, LIGHTS, POCKET, RAIL, MOTION, HELLO, EVENT, HEARTBEAT
-from host.journal import Journal, journal_path
+from host.journal import Journal, JournalError, journal_path, encode, HEAD
+from host.command_input import check_name, read_command, parse_command  # noqa: F401 (parse_command: API)
 from host.link.session import Session, ACCEPT, DUPLICATE
 from host.link.port import Port
 from host.link.lights import lights_for
@@ -26,32 +29,22 @@ LINK_TIMEOUT_S = 3.5     # no frame for this long (HEARTBEAT is 1 s): link down
 LIGHTS_EVERY_S = 1.0
 BOARD_FRAMES = (HELLO, EVENT, HEARTBEAT)
 
+log = logging.getLogger("billiards")
+
 
 def load_referee_class():
     """The referee of shared_rules (imported late so `billiards --help` stays fast)."""
     from shared_rules.rules.referee import Referee
+    import shared_rules.rules.snapshot  # noqa: F401 (Referee.snapshot/restore for journal segments)
     return Referee
-
-
-def parse_command(payload):
-    """(body, error) from an MQTT command payload: empty means {}; must be a JSON object."""
-    if payload is None or not payload.strip():
-        return {}, None
-    try:
-        text = payload.decode("utf-8") if isinstance(payload, (bytes, bytearray)) else payload
-        body = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as e:
-        return None, "payload is not valid JSON (%s)" % (e,)
-    if not isinstance(body, dict):
-        return None, "payload must be a JSON object, like {} or {\"ball\": 3, \"pocket\": \"foot-left\"}"
-    return body, None
 
 
 class Daemon:
     def __init__(self, table, serial_url, journal_dir="journal", prefix="billiards",
                  game="eight-ball", players=("Player 1", "Player 2"), quiet_s=3.0,
                  outputs=None, settings=None, console=None, clock=time.monotonic,
-                 output_options=None, shot_clock_s=None):
+                 output_options=None, shot_clock_s=None, journal_keep=None,
+                 segment_entries=None, serial_dtr=True, serial_rts=True):
         self.table = table
         self.prefix = prefix
         self.base = prefix + "/" + table
@@ -60,10 +53,16 @@ class Daemon:
         self.quiet_s = quiet_s
         self.clock = clock
         self.queue = queue.Queue()
-        self.port = Port(serial_url)
+        self.port = Port(serial_url, dtr=serial_dtr, rts=serial_rts)
         self.reader = codec.FrameReader()
         self.session = Session()
-        self.journal = Journal(journal_path(journal_dir, table))
+        jargs = {"keep": journal_keep}
+        if segment_entries:
+            jargs["segment_entries"] = segment_entries
+        self.journal = Journal(journal_path(journal_dir, table), **jargs)
+        self.broker_state = None
+        self.port_state = None
+        self.daemon_faults = {}         # what ("journal", "board") -> fault dict of state.faults
         self.referee = load_referee_class()(table, settings)
         if outputs is None:
             from host.outputs import build_outputs
@@ -91,21 +90,87 @@ class Daemon:
     # --- start-up -------------------------------------------------------
 
     def start_journal(self):
-        """Replay the journal into the referee and the link session; start a game if none."""
-        entries = self.journal.open()
+        """Replay the current journal segment into the referee and the link session; start a
+        game if none. Returns the number of entries read."""
+        try:
+            n = self.journal.open(self._fold_at_start)
+        except OSError as e:        # e.g. a full disk when the file must be created: a fault, not a crash
+            n = 0
+            self._journal_failed(JournalError(self.journal.path, e))
         self.counts["journal_skipped"] = self.journal.skipped
-        for e in entries:
-            self.session.restore(e)
-            self.referee.apply(e)
-            self._track_shot(e, None)
+        if self.journal.truncated:
+            log.warning("journal %s: cut a torn last line (%d bytes)", self.journal.path,
+                        self.journal.truncated)
+        if self.journal.needs_roll():     # e.g. a long journal of the single-file days
+            self._roll_segment(self.referee.snapshot())
         self.state = self._full_state()
         if self.shot_open:
             self.last_activity = self.clock()
         if self.state.get("game") is None:
             res = self._command("new_game", {"game": self.game, "players": self.players})
             if not res["ok"]:
-                self._say("could not start a game: %s" % res["error"])
-        return len(entries)
+                log.error("could not start a game: %s", res["error"])
+        return n
+
+    def _fold_at_start(self, e):
+        if e.get("src") == HEAD:
+            self._restore_head(e)
+            return
+        self.session.restore(e)
+        self.referee.apply(e)
+        self._track_shot(e, None)
+
+    def _restore_head(self, head):
+        defaults = self.referee.defaults
+        self.referee.restore(head["referee"])
+        self.referee.table = self.table
+        self.referee.defaults = defaults
+        link = head.get("link") or {}
+        self.session.boot_id = link.get("boot_id")
+        self.session.expect = link.get("expect", 0)
+        self.session.hello = link.get("hello")
+        self.shot_open = bool(link.get("shot_open"))
+
+    def _head(self, referee_snapshot):
+        """The first line of a new segment: where the table stood before it."""
+        return {"src": HEAD, "referee": referee_snapshot, "wall": time.time(),
+                "link": {"boot_id": self.session.boot_id, "expect": self.session.expect,
+                         "hello": self.session.hello, "shot_open": self.shot_open}}
+
+    def _roll_segment(self, referee_snapshot):
+        """Begin a new journal segment; False (and a fault) if the disk would not have it."""
+        try:
+            self.journal.roll(self._head(referee_snapshot))
+        except JournalError as e:
+            self._journal_failed(e)
+            return False
+        log.info("journal: new segment %s", self.journal.path)
+        return True
+
+    # --- journal health -------------------------------------------------
+
+    def _journal_failed(self, err):
+        code = "disk_full" if err.disk_full else "write_failed"
+        text = ("journal disk full: cannot write %s; the board keeps its events until there is room"
+                % err.path if err.disk_full else "journal write failed: %s" % err)
+        fault = {"sensor": None, "what": "journal", "fault": code, "text": text}
+        if self.daemon_faults.get("journal") != fault:
+            self.daemon_faults["journal"] = fault
+            log.error(text)
+
+    def _journal_ok(self):
+        if self.daemon_faults.pop("journal", None) is not None:
+            log.warning("journal writable again: %s", self.journal.path)
+
+    def _journal_sync(self):
+        """fsync what was appended; False (and the journal fault) if the disk refused it."""
+        try:
+            self.journal.sync()
+        except JournalError as e:
+            self._journal_failed(e)
+            return False
+        self._journal_ok()
+        return True
 
     def attach_mqtt(self, mqtt_shell):
         self.mqtt = mqtt_shell
@@ -131,6 +196,8 @@ class Daemon:
         s["link"] = {"state": "up" if self.link_up else "down", "dropped": self.session.dropped,
                      "corrupt": self.counts["corrupt"]}
         s["shot_clock"] = self.shot_clock.update(s, (), time.time())
+        if self.daemon_faults:
+            s["faults"] = list(s.get("faults") or []) + [dict(f) for f in self.daemon_faults.values()]
         return s
 
     def _check_shot_clock(self):
@@ -160,6 +227,8 @@ class Daemon:
         new = self._full_state()
         if not force and not events and new == self.state:
             return
+        if self.state is not None and new.get("faults") != self.state.get("faults"):
+            self._log_faults(self.state, new)
         self.state = new
         out = []
         for o in self.outputs:
@@ -169,7 +238,7 @@ class Daemon:
             try:
                 cb(new, events)
             except Exception as e:
-                self._say("listener failed: %s" % e)
+                log.exception("listener failed: %s", e)
         self._show(force=True)
 
     # --- shots without a motion sensor ----------------------------------
@@ -208,45 +277,79 @@ class Daemon:
     # --- commands -------------------------------------------------------
 
     def _command(self, name, body):
-        """Apply a command; journal it only if the referee accepted it. Returns the referee's answer."""
+        """Apply a command; journal it only if the referee accepted it, and keep it only if the
+        journal took it (disk before memory). Returns the referee's answer."""
         now = self.clock()
         entry = {"src": "cmd", "cmd": name, "body": body,
                  "t_us": self.session.board_time(now), "wall": time.time()}
+        self.counts["commands"] += 1
+        try:
+            line = encode(entry)
+        except ValueError as e:
+            self.counts["refused"] += 1
+            return {"ok": False, "error": "the command cannot be journaled (%s)" % (e,), "events": []}
+        before = self.referee.snapshot()
         try:
             res = self.referee.apply(entry)
         except Exception as e:   # the referee must not raise; if it does, refuse, never crash
+            self.referee.restore(before)
             res = {"ok": False, "error": "internal error: %s" % (e,), "events": []}
         if not isinstance(res, dict):
             res = {"ok": False, "error": "internal error: bad referee answer", "events": []}
-        self.counts["commands"] += 1
+        if res.get("ok") and not self._journal_command(entry, line, before):
+            self.referee.restore(before)
+            res = {"ok": False, "error": "not recorded, nothing changed: %s"
+                   % self.daemon_faults["journal"]["text"], "events": []}
         if res.get("ok"):
-            self.journal.append(entry)
-            self.journal.sync()
             self._track_shot(entry, now)
             self._changed(res.get("events") or [])
         else:
             self.counts["refused"] += 1
+            if "journal" in self.daemon_faults:
+                self._changed([])
         return {"ok": bool(res.get("ok")), "error": res.get("error"), "events": res.get("events") or []}
 
+    def _journal_command(self, entry, line, before):
+        """Write an accepted command durably (a new game begins a new segment headed by `before`)."""
+        if self.journal.needs_roll(entry):
+            self._roll_segment(before)    # if the disk refuses a new file, the old segment goes on
+        self.journal.append_line(line)
+        return self._journal_sync()
+
     def submit_command(self, name, payload):
-        """The one entry point for a command from any source (MQTT, HTTP): parse the payload,
-        judge, journal if accepted, answer on …/cmd/result. Runs on the daemon's thread."""
-        body, err = parse_command(payload)
+        """The one way in for a command from any source (MQTT, HTTP, buttons), on the daemon's
+        thread: checked, judged, journaled, answered on …/cmd/result; never raises.
+
+        `payload` is the raw body (bytes or text, as MQTT gives it) or a dict. The answer is
+        {"cmd", "ok", "error", "id"} (CONTRACT section 2)."""
+        err = check_name(name)
         cid = None
+        body = None
         if err is None:
-            cid = body.pop("id", None)
-            res = self._command(name, body)
-            err = None if res["ok"] else (res["error"] or "refused")
+            body, cid, err = read_command(payload)
+        if err is None:
+            try:
+                res = self._command(name, body)
+            except Exception as e:    # a bug must cost one command, not the table
+                log.exception("command %s failed", name)
+                res = {"ok": False, "error": "internal error: %s" % (e,)}
             ok = res["ok"]
+            err = None if ok else (res["error"] or "refused")
         else:
             self.counts["commands"] += 1
             self.counts["refused"] += 1
             ok = False
+        if not isinstance(name, str) or check_name(name) is not None:
+            name = str(name).encode("utf-8", "replace").decode("utf-8")[:64]
         result = {"cmd": name, "ok": ok, "error": err, "id": cid}
-        self._publish([(self.base + "/cmd/result", json.dumps(result), False)])
+        try:
+            self._publish([(self.base + "/cmd/result", json.dumps(result), False)])
+        except Exception:
+            log.exception("could not publish the answer to %s", name)
         return result
 
     def on_command_message(self, name, payload):
+        """A command from MQTT (kept for callers of the old name)."""
         return self.submit_command(name, payload)
 
     def request_command(self, name, payload, timeout=5.0):
@@ -266,14 +369,14 @@ class Daemon:
         for m in messages:
             name = m[0][len(cmd_prefix):] if m[0].startswith(cmd_prefix) else None
             if name and name != "result" and "/" not in name:
-                self.on_command_message(name, m[1])
+                self.submit_command(name, m[1])
             else:
                 rest.append(m)
         return rest
 
     def _on_queue_item(self, kind, data):
         if kind == "connected":
-            self._say("MQTT connected")
+            self._broker_is("connected", logging.INFO, "MQTT connected")
             out = []
             for o in self.outputs:
                 out.extend(o.on_connect())
@@ -285,7 +388,7 @@ class Daemon:
             if topic.startswith(cmd_prefix):
                 name = topic[len(cmd_prefix):]
                 if name != "result" and "/" not in name:
-                    self.on_command_message(name, payload)
+                    self.submit_command(name, payload)
                     return
                 if name == "result":
                     return
@@ -300,9 +403,13 @@ class Daemon:
             finally:
                 box["done"].set()
         elif kind == "mqtt_error":
-            self._say("MQTT broker refused the connection: %s" % (data,))
+            self._broker_is("refused", logging.ERROR, "MQTT broker refused the connection: %s" % (data,))
+        elif kind == "mqtt_unreachable":
+            self._broker_is("unreachable", logging.ERROR,
+                            "MQTT broker %s unreachable; retrying, the table is still read" % (data,))
         elif kind == "disconnected":
-            self._say("MQTT broker gone (%s); reconnecting, the table is still read" % (data,))
+            self._broker_is("gone", logging.WARNING,
+                            "MQTT broker gone (%s); reconnecting, the table is still read" % (data,))
         elif kind == "stop":
             self.stopping = True
 
@@ -347,6 +454,9 @@ class Daemon:
         accepted = []
         ack = self.reader.error_count() > before
         wall = time.time()
+        if frames and self.journal.needs_roll():
+            self._roll_segment(self.referee.snapshot())
+        saved = self._session_mark()
         for f in frames:
             if f.get("type") in BOARD_FRAMES:
                 self.heard_on = self.port.opens
@@ -361,12 +471,16 @@ class Daemon:
                 self.counts["out_of_order"] += 1
                 ack = True
         if accepted:
-            self.journal.sync()
-            ack = True
+            if self._journal_sync():
+                ack = True
+            else:       # not on disk: not ACKed, not judged; the board sends them again
+                self._session_back(saved)
+                accepted = []
         if ack:
             self._send_ack(now)
         events = []
         for e in accepted:
+            self._log_board(e)
             self.counts["accepted"] += 1
             res = self.referee.apply(e)
             if isinstance(res, dict):
@@ -374,11 +488,19 @@ class Daemon:
             self._track_shot(e, now)
         return frames, accepted, events
 
+    def _session_mark(self):
+        s = self.session
+        return (s.boot_id, s.expect, s.hello)
+
+    def _session_back(self, mark):
+        self.session.boot_id, self.session.expect, self.session.hello = mark
+
     def step(self):
         now = self.clock()
         if not self.port.is_open:
             if not self.port.poll_open(now):
                 time.sleep(0.05)
+            self._log_port()
         events = []
         touched = False
         if self.port.is_open:
@@ -391,9 +513,9 @@ class Daemon:
         if link != self.link_up:
             self.link_up = link
             touched = True
-            self._say("link %s%s" % ("up" if link else "down",
-                                     "" if link or not self.port.last_error
-                                     else " (%s)" % self.port.last_error))
+            (log.info if link else log.warning)(
+                "link %s%s", "up" if link else "down",
+                "" if link or not self.port.last_error else " (%s)" % self.port.last_error)
         if touched or events:
             self._changed(events)
         while True:
@@ -429,9 +551,42 @@ class Daemon:
 
     # --- the terminal ---------------------------------------------------
 
-    def _say(self, text):
-        if self.console is not None:
-            self.console("! " + text)
+    def _log_port(self):
+        """One line when the serial port opens or its reason for not opening changes."""
+        now_is = "open" if self.port.is_open else (self.port.last_error or "closed")
+        if now_is != self.port_state:
+            self.port_state = now_is
+            if self.port.is_open:
+                log.info("serial port %s open", self.port.url)
+            else:
+                log.warning("serial port %s: %s", self.port.url, now_is)
+
+    def _broker_is(self, what, level, text):
+        """One log line per change of the broker connection (not one per reconnect attempt)."""
+        if what != self.broker_state:
+            self.broker_state = what
+            log.log(level, text)
+
+    def _say(self, text, level=logging.WARNING):
+        log.log(level, text)
+
+    def _log_board(self, entry):
+        """One line when the board (re)starts, and for every sensor fault that comes or goes."""
+        if entry.get("src") == "hello":
+            log.info("board %s started (boot %s, firmware %s, features %s)", entry.get("name"),
+                     entry.get("boot_id"), entry.get("fw"), entry.get("features"))
+
+    def _log_faults(self, old, new):
+        def lines(s):       # the journal's own fault is logged where it happens
+            return [json.dumps(f, sort_keys=True) for f in (s or {}).get("faults") or []
+                    if f.get("what") != "journal"]
+        before, after = lines(old), lines(new)
+        for f in after:
+            if f not in before:
+                log.warning("fault: %s", f)
+        for f in before:
+            if f not in after:
+                log.info("fault cleared: %s", f)
 
     def _show(self, force=False):
         if self.console is None or self.state is None:

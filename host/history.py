@@ -15,7 +15,7 @@ import json
 import os
 import sqlite3
 
-from host.journal import read_entries
+from host.journal import read_entries, table_files, HEAD
 from shared_rules.link import names
 
 DEFAULT_NAME = os.path.join("venue", "history.sqlite3")   # a subdirectory: the journals stay alone
@@ -31,7 +31,7 @@ def journal_files(journal_dir):
     out = {}
     for path in sorted(glob.glob(os.path.join(journal_dir, "*.jsonl"))):
         table = os.path.splitext(os.path.basename(path))[0]
-        out.setdefault(table, []).append(path)
+        out.setdefault(table, []).extend(table_files(path))   # closed match files first
     return out
 
 
@@ -46,8 +46,16 @@ class _MatchFold:
         self.withdrawn = set()     # started of matches whose win was taken back and not won again
         self.current = None        # {"started", "racks": {rack: winner-if-break-and-run}, ...}
         self.stack = []            # (match, state) saved at each new_game, for an undone new_game
+        self.fed = False           # an entry other than a head has been folded
 
     def feed(self, e):
+        if e.get("src") == HEAD:
+            # A journal file's head: where the table stood. Folding from the first file it repeats
+            # what came before; it is a start only for the oldest file kept (retention).
+            if not self.fed:
+                self.referee.restore(e["referee"])
+            return
+        self.fed = True
         before = self.referee.state() if _is_new_game(e) else None
         res = self.referee.apply(e)
         if not (isinstance(res, dict) and res.get("ok")):

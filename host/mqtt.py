@@ -45,6 +45,7 @@ class MqttShell:
         c.max_queued_messages_set(1000)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
+        c.on_connect_fail = self._on_connect_fail
         c.on_message = self._on_message
         self.client = c
 
@@ -60,6 +61,9 @@ class MqttShell:
         for t in self.subs:
             client.subscribe(t, qos=1)
         self.queue.put(("connected", None))
+
+    def _on_connect_fail(self, client, userdata):
+        self.queue.put(("mqtt_unreachable", "%s:%s" % (self.broker["host"], self.broker["port"])))
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
         self.connected = False

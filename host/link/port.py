@@ -1,5 +1,24 @@
-"""Thin serial I/O shell: open by URL, read, write; on failure mark down and reopen with backoff."""
+"""Thin serial I/O shell: open by URL, read, write; on failure mark down and reopen with backoff.
+
+The port is opened exclusively (a second daemon cannot read the same board) and
+with DTR and RTS set explicitly before the open (pyserial serialposix.Serial.open
+applies them right after configuring the port, DTR first, then RTS). An ESP32
+DevKit's auto-reset circuit pulls EN low only while RTS is asserted and DTR is
+not (and IO0 low only for the reverse); Linux asserts both on open. Keeping both
+asserted (the default) therefore never passes through a reset state; clearing
+both would pass through "DTR off, RTS on" for a moment, which can reset it.
+"""
 import serial
+
+
+def open_serial(url, baudrate, timeout, write_timeout, dtr=True, rts=True, exclusive=True):
+    """A pyserial port for `url`, exclusive where the platform can lock it, DTR/RTS as given."""
+    ser = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout, write_timeout=write_timeout,
+                                exclusive=exclusive, do_not_open=True)
+    ser.dtr = dtr
+    ser.rts = rts
+    ser.open()
+    return ser
 
 
 class Port:
@@ -8,11 +27,15 @@ class Port:
     MIN_BACKOFF = 0.1
     MAX_BACKOFF = 2.0
 
-    def __init__(self, url, baudrate=115200, read_timeout=0.05, opener=None):
+    def __init__(self, url, baudrate=115200, read_timeout=0.05, opener=None, dtr=True, rts=True,
+                 exclusive=True):
         self.url = url
+        self.dtr = dtr
+        self.rts = rts
+        self.exclusive = exclusive
         self.baudrate = baudrate
         self.read_timeout = read_timeout
-        self.opener = opener or serial.serial_for_url
+        self.opener = opener
         self.ser = None
         self.backoff = self.MIN_BACKOFF
         self.next_try = 0.0
@@ -31,8 +54,12 @@ class Port:
         if now < self.next_try:
             return False
         try:
-            self.ser = self.opener(self.url, baudrate=self.baudrate, timeout=self.read_timeout,
-                                   write_timeout=1.0)
+            if self.opener is None:
+                self.ser = open_serial(self.url, self.baudrate, self.read_timeout, 1.0, dtr=self.dtr,
+                                       rts=self.rts, exclusive=self.exclusive)
+            else:
+                self.ser = self.opener(self.url, baudrate=self.baudrate, timeout=self.read_timeout,
+                                       write_timeout=1.0)
             self.opens += 1
             self.backoff = self.MIN_BACKOFF
             self.last_error = None
