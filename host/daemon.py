@@ -15,7 +15,7 @@ import threading
 import time
 
 from shared_rules.link import frames as codec
-from shared_rules.link.names import ACK, LIGHTS, POCKET, RAIL, MOTION, HELLO, EVENT, HEARTBEAT
+from shared_rules.link.names import ACK, LIGHTS, POCKET, RAIL, MOTION, HELLO, EVENT, HEARTBEAT, BUTTON
 from host.journal import Journal, JournalError, journal_path, encode, HEAD
 from host.command_input import check_name, read_command, parse_command  # noqa: F401 (parse_command: API)
 from host.link.session import Session, ACCEPT, DUPLICATE
@@ -61,6 +61,8 @@ class Daemon:
             jargs["segment_entries"] = segment_entries
         self.journal = Journal(journal_path(journal_dir, table), **jargs)
         self.broker_state = None
+        self.match_started = None       # wall time of the entry that began the match (history's key)
+        self.match_before = None        # ... of the match a new game replaced (undo brings it back)
         self.port_state = None
         self.daemon_faults = {}         # what ("journal", "board") -> fault dict of state.faults
         self.referee = load_referee_class()(table, settings)
@@ -117,7 +119,7 @@ class Daemon:
             self._restore_head(e)
             return
         self.session.restore(e)
-        self.referee.apply(e)
+        self._follow_match(e, self.referee.apply(e))
         self._track_shot(e, None)
 
     def _restore_head(self, head):
@@ -130,12 +132,27 @@ class Daemon:
         self.session.expect = link.get("expect", 0)
         self.session.hello = link.get("hello")
         self.shot_open = bool(link.get("shot_open"))
+        self.match_started = head.get("match_started")
 
     def _head(self, referee_snapshot):
         """The first line of a new segment: where the table stood before it."""
         return {"src": HEAD, "referee": referee_snapshot, "wall": time.time(),
+                "match_started": self.match_started,
                 "link": {"boot_id": self.session.boot_id, "expect": self.session.expect,
                          "hello": self.session.hello, "shot_open": self.shot_open}}
+
+    def _follow_match(self, entry, res):
+        """Which entry began the match in play: a journal file's head names it, so the venue
+        history (host/history.py) can go on with a match from the middle of it."""
+        events = res.get("events") or () if isinstance(res, dict) and res.get("ok") else ()
+        for ev in events:
+            if not isinstance(ev, dict):
+                continue
+            if ev.get("event") == "rerack" and (entry.get("cmd") == "new_game" or entry.get("src") == "board"):
+                if entry.get("src") == "cmd" or entry.get("kind") == BUTTON:
+                    self.match_before, self.match_started = self.match_started, entry.get("wall")
+            elif ev.get("event") == "undo" and ev.get("new_game"):
+                self.match_started, self.match_before = self.match_before, None
 
     def _roll_segment(self, referee_snapshot):
         """Begin a new journal segment; False (and a fault) if the disk would not have it."""
@@ -301,6 +318,7 @@ class Daemon:
             res = {"ok": False, "error": "not recorded, nothing changed: %s"
                    % self.daemon_faults["journal"]["text"], "events": []}
         if res.get("ok"):
+            self._follow_match(entry, res)
             self._track_shot(entry, now)
             self._changed(res.get("events") or [])
         else:
@@ -485,6 +503,7 @@ class Daemon:
             res = self.referee.apply(e)
             if isinstance(res, dict):
                 events.extend(res.get("events") or [])
+                self._follow_match(e, res)
             self._track_shot(e, now)
         return frames, accepted, events
 

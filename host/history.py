@@ -54,6 +54,8 @@ class _MatchFold:
             # what came before; it is a start only for the oldest file kept (retention).
             if not self.fed:
                 self.referee.restore(e["referee"])
+                if e.get("match_started") is not None and self.referee.g is not None:
+                    self.current = {"started": e["match_started"], "racks": {}, "visited": {}}
             return
         self.fed = True
         before = self.referee.state() if _is_new_game(e) else None

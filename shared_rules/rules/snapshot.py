@@ -5,11 +5,12 @@ live here, host side, because the board's 192K heap (tests/rules/test_scenarios.
 games in one process) has no room left for them in referee.py.
 
 Attributes are taken generically, so one the rules add later is carried without change
-here. Shots shared between attributes stay shared: `pending` and the shot of `chosen`
-are the very objects of the undo `history` (and likewise inside the game `new_game`
-replaced, `before_new`), so a snapshot names their place in the history.
+here. Objects shared between attributes stay shared: a pending shot or a chosen option's
+shot is the very object in the undo history (the rules test it with `is`), so the second
+time a dict or list is met it is written as {"$same": "<path of its first place>"}.
+Tuples come back as lists (the rules only unpack and index them).
 """
-from shared_rules.rules.data import clone
+SAME = "$same"
 
 
 def attach(cls):
@@ -20,67 +21,54 @@ def attach(cls):
 
 def take(ref):
     """Everything the fold has built, as JSON-able data (a journal segment's head)."""
+    seen = {}
     fields = {}
     for k in ref.__dict__:
-        fields[k] = _plain(ref.__dict__[k])
-    refs = _refs(ref.history, ref.pending, ref.chosen)
-    old = getattr(ref, "before_new", None)
-    if old:
-        refs["before_new"] = _refs(old[1], old[2], old[4])
-    return {"referee": 1, "fields": fields, "refs": refs}
+        fields[k] = _plain(ref.__dict__[k], k, seen)
+    return {"referee": 2, "fields": fields}
 
 
 def give_back(ref, snap):
     """`ref` made what `snap` was taken of, so the fold goes on as if it had never stopped."""
+    made = {}
     fields = snap["fields"]
     for k in fields:
-        setattr(ref, k, clone(fields[k]))
-    refs = snap.get("refs") or {}
-    ref.history, ref.pending, ref.chosen = _shared(ref.history, ref.pending, ref.chosen, refs)
-    if getattr(ref, "before_new", None):
-        old = list(ref.before_new)
-        old[1], old[2], old[4] = _shared(old[1], old[2], old[4], refs.get("before_new") or {})
-        ref.before_new = tuple(old)
+        setattr(ref, k, _build(fields[k], k, made))
     return ref
 
 
-def _plain(x):
-    """JSON-able deep copy (tuples become lists)."""
+def _plain(x, path, seen):
+    if isinstance(x, (dict, list)):
+        first = seen.get(id(x))
+        if first is not None:
+            return {SAME: first[0]}
+        seen[id(x)] = (path, x)          # x kept alive, so its id is not reused meanwhile
     if isinstance(x, dict):
         d = {}
         for k in x:
-            d[k] = _plain(x[k])
+            d[k] = _plain(x[k], path + "/" + str(k), seen)
         return d
     if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
+        return [_plain(x[i], path + "/" + str(i), seen) for i in range(len(x))]
     return x
 
 
-def _refs(history, pending, chosen):
-    """Where `pending` and the shot of `chosen` sit in `history` (they are the same objects)."""
-    shots = [h[1] for h in history]
-    return {"pending": _place(shots, pending), "chosen": _place(shots, chosen[1]) if chosen else None}
-
-
-def _shared(history, pending, chosen, refs):
-    """(history, pending, chosen) with the shots `_refs` named made one object again."""
-    history = [tuple(h) for h in history]
-    if refs.get("pending") is not None:
-        pending = history[refs["pending"]][1]
-    if chosen:
-        i = refs.get("chosen")
-        chosen = (chosen[0], history[i][1] if i is not None else chosen[1])
-    return history, pending, chosen
-
-
-def _place(shots, shot):
-    """Index of `shot` (the very object) in `shots`, or None."""
-    if shot is None:
-        return None
-    for i in range(len(shots)):
-        if shots[i] is shot:
-            return i
-    return None
+def _build(x, path, made):
+    if isinstance(x, dict):
+        if len(x) == 1 and SAME in x:
+            return made[x[SAME]]
+        d = {}
+        made[path] = d
+        for k in x:
+            d[k] = _build(x[k], path + "/" + str(k), made)
+        return d
+    if isinstance(x, list):
+        out = []
+        made[path] = out
+        for i in range(len(x)):
+            out.append(_build(x[i], path + "/" + str(i), made))
+        return out
+    return x
 
 
 from shared_rules.rules.referee import Referee  # noqa: E402 (after the functions it attaches)

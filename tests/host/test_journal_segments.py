@@ -149,3 +149,36 @@ def test_a_second_port_on_the_same_tty_is_refused(tmp_path):
         b.close()
         os.close(master)
         os.close(slave)
+
+
+def test_the_venue_history_goes_on_with_a_match_from_a_file_head(tmp_path):
+    """A match outgrows its journal file: the live recorder folds only the current file, whose
+    head names the match's start, and finds the same record as a fold of every file."""
+    from host import history
+    from host.journal import table_files
+    from shared_rules.link.names import MOTION, POCKET
+    d = daemon(tmp_path, segment_entries=4)
+    assert d.submit_command("new_game", {"game": "nine-ball", "players": ["Anna", "Bob"], "race_to": 1})["ok"]
+    started = [e for e in read_entries(d.journal.path) if e["src"] == "cmd"][-1]["wall"]
+    seq = [0]
+
+    def ev(kind, index, value, t):
+        seq[0] += 1
+        return codec.encode({"type": EVENT, "seq": seq[0], "t_us": t, "kind": kind, "index": index,
+                             "value": value, "flags": 0})
+    d.handle_bytes(codec.encode({"type": HELLO, "seq": 0, "boot_id": 9, "proto": 1, "fw_major": 1,
+                                 "fw_minor": 0, "pockets": 6, "rails": 6, "features": 13, "name": "b"}), 0.0)
+    t = 1000000
+    for kind, index, value in [(MOTION, 0, 1)] + [(RAIL, r, 3000) for r in range(6)] + [
+            (POCKET, 0, 1), (POCKET, 1, 9), (MOTION, 0, 0)]:
+        t += 50000
+        d.handle_bytes(ev(kind, index, value, t), 0.0)
+    assert d.referee.state()["winner"] is not None
+    assert len(archived_segments(d.journal.path)) >= 2
+    head = read_entries(d.journal.path)[0]
+    assert head["src"] == "snapshot" and head["match_started"] == started
+    live, _ = history.matches_from_journals([d.journal.path], "tj")
+    full, _ = history.matches_from_journals(table_files(d.journal.path), "tj")
+    assert [r["started"] for r in live] == [started]
+    assert live == full
+    d.close()

@@ -38,7 +38,7 @@ def check_split(entries, cuts):
         snap = json.loads(json.dumps(first.snapshot()))
         resumed = Referee("t1").restore(snap)
         assert resumed.state() == first.state(), "a restored referee shows another table"
-        assert resumed.snapshot()["refs"] == first.snapshot()["refs"], "shared shots came back apart"
+        assert resumed.snapshot() == first.snapshot(), "shared shots came back apart"
         for i, e in enumerate(entries[cut:], cut):
             assert resumed.apply(e) == answers[i], "after a restore at %d, entry %d answered differently" % (cut, i)
         assert resumed.state() == straight.state()
@@ -81,12 +81,11 @@ def test_a_choice_on_the_last_shot_survives_a_snapshot():
     ref = Referee("t1")
     for e in game:
         ref.apply(e)
-    assert ref.snapshot()["refs"]["chosen"] is not None, "the journal no longer ends on a choice"
+    assert "$same" in json.dumps(ref.snapshot()), "the journal no longer ends on a choice"
     check_split(game + [late_drop], [len(game)])
     # The same game replaced by new_game and taken back by undo after the restore.
     new_game = {"src": "cmd", "cmd": "new_game", "t_us": 1360000,
                 "body": {"game": "nine-ball", "players": ["Cleo", "Dan"]}}
     undo = {"src": "cmd", "cmd": "undo", "body": {}, "t_us": 1370000}
     ref.apply(new_game)
-    assert ref.snapshot()["refs"]["before_new"]["chosen"] is not None
     check_split(game + [new_game, undo, late_drop], [len(game) + 1])
