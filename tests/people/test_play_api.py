@@ -75,6 +75,11 @@ def test_token_is_enforced_and_nothing_changes_without_it(table, tmp_path):
     assert code == 200 and res["ok"] is False and "nine-ball has no declared safety" in res["error"]
     code, _, res = post(table.base, "/api/cmd/choose", raw=b"[1, 2]", token=token)
     assert code == 200 and res["ok"] is False and "JSON object" in res["error"]
+    deep = b'{"a":' * 200 + b"1" + b"}" * 200           # the MQTT path's input checks apply here too
+    code, _, res = post(table.base, "/api/cmd/call", raw=deep, token=token)
+    assert code == 200 and res["ok"] is False and res["error"]
+    code, _, res = post(table.base, "/api/cmd/call", raw=b'{"ball": "\xff\xfe"}', token=token)
+    assert code == 200 and res["ok"] is False and res["error"]
     code, _, res = post(table.base, "/api/cmd/warp_speed", {}, token=token)
     assert code == 200 and res["ok"] is False and "unknown command" in res["error"]
     code, _, res = post(table.base, "/api/cmd/../../etc", {}, token=token)
