@@ -184,6 +184,7 @@ def test_a_nine_ball_game_played_by_taps_on_a_phone(table, tmp_path):
         # --- the lag: Борис wins it and breaks.
         phone.tap("#lag1")
         s = until(table, lambda s: s["shooter"] == 1 and s["breaker"] == 1, "Борис breaks")
+        phone.wait_for("document.getElementById('p1').classList.contains('shooting')")   # SSE may lag MQTT
         page = shown(phone)
         assert page["shooting"] == [False, True] and page["push"] and not page["safety"]
         shots("lag-and-table")
@@ -220,6 +221,7 @@ def test_a_nine_ball_game_played_by_taps_on_a_phone(table, tmp_path):
         tap_and_answer(phone, '#options [data-option="pass_back"]')
         s = until(table, lambda s: s["decision"] is None, "push-out passed back")
         assert s["shooter"] == 1 and s["phase"] == "play"
+        phone.wait_for("document.getElementById('decide').hidden")
         page = shown(phone)
         assert page["decide"] is None and page["shooting"] == [False, True]
 
@@ -233,7 +235,8 @@ def test_a_nine_ball_game_played_by_taps_on_a_phone(table, tmp_path):
         # The miss option (set in the new game form) offers Anna a choice instead of ball in hand.
         assert s["last_foul"]["player"] == 1 and s["players"][1]["fouls"] == 1
         assert s["decision"] == {"player": 0, "options": ["accept", "reshoot"]}
-        page = page_at(phone, 3)
+        phone.wait_for("!document.getElementById('foul').hidden")      # the shot count did not change
+        page = shown(phone)
         assert page["foul"] == "Foul by Борис: Wrong ball hit first"
         assert page["options"] == ["accept", "reshoot"]
         assert page["option_labels"] == ["Play on from here", "Make them shoot again"]
