@@ -373,6 +373,19 @@ def test_calls_safety_end_shot_and_straight_pool_by_taps(table, tmp_path):
         assert s["shot"] == 2 and s["game"] == "eight-ball" and s["players"][1]["name"] == "Bob"
         phone.wait_for("document.getElementById('name0').textContent === 'Anna K.'")
 
+        # Large touch targets: every control on show (referee panel and new game form open) is at
+        # least 44 CSS px both ways (the common guideline for a finger), checkboxes by their label.
+        phone.eval("document.getElementById('facts').open = true")
+        small = json.loads(phone.eval("""JSON.stringify([...document.querySelectorAll(
+            'button, select, input:not([type=checkbox]):not([type=radio]), summary, label.check, label.pick span, '
+            + '#pockets .pocket circle.hit, #svgballs .ball circle.hit')]
+          .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+          .map(e => [e.id || e.textContent.trim().slice(0, 20) || e.tagName,
+                     Math.round(e.getBoundingClientRect().width), Math.round(e.getBoundingClientRect().height)])
+          .filter(x => x[1] < 44 || x[2] < 44))"""))
+        assert small == []
+        phone.eval("document.getElementById('facts').open = false")
+
         # Straight pool over a game under way: the page asks first; cancel keeps the game.
         phone.eval("document.getElementById('newgame').open = true")
         phone.tap('#ng-games input[value="straight-pool"] + span')
