@@ -1,10 +1,12 @@
-"""The break estimator judges legal breaks from rail impacts better than a plain count.
+"""The break estimator judges legal breaks from rail impacts no worse than a plain count.
 
-Data: simulated breaks in tests/data/breaks/ (tools/calibrate/simulate_breaks.py);
-even lines fitted DEFAULT_PARAMS, odd lines are held out and judged here.
-Measured held-out accuracy (docs/break-estimator.md): eight-ball 0.820,
-nine-ball 0.852, straight-pool safe break 0.827 (best plain counts: 0.796,
-0.800, 0.813); the floors below are those minus 0.02.
+Data: simulated breaks in tests/data/breaks/. Eight-ball: study-eightball.jsonl,
+the sensor study's breaks over 0.8-12 m/s as six piezos report them
+(tools/calibrate/study.py --export); even breaks fitted count_15, odd breaks
+are held out and judged here per speed band. Nine-ball and straight pool:
+nineball.jsonl, straight.jsonl (tools/calibrate/simulate_breaks.py); even
+lines fitted the per-impact model, odd lines are held out. Measured held-out
+accuracy: docs/break-estimator.md; the floors below are those minus 0.02.
 """
 import json
 import pathlib
@@ -45,12 +47,48 @@ def held_out(game, needed, rack, cue):
     return est, cnt, len(held)
 
 
+def load_study():
+    with open(DATA / "study-eightball.jsonl") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return [r for r in rows if r["i"] % 2 == 0], [r for r in rows if r["i"] % 2 == 1]
+
+
+def eight_ball_verdicts(held, says):
+    """Right verdicts (a ball dropped, or the rail question) per speed band."""
+    bands = {"soft": (0.0, 5.0), "normal": (4.0, 99.0), "0.8-2.5": (0.0, 2.5), "2.5-4": (2.5, 4.0),
+             "4-5": (4.0, 5.0), "5-7": (5.0, 7.0), "7-9": (7.0, 9.0), "9-12": (9.0, 99.0)}
+    out = {}
+    for name, (lo, hi) in bands.items():
+        sub = [r for r in held if lo <= r["v"] < hi]
+        right = sum(1 for r in sub if (r["pot"] > 0 or says(r["imp"])) == (r["pot"] > 0 or r["obj"] >= 4))
+        out[name] = (right / len(sub), len(sub))
+    return out
+
+
 @pytest.mark.clause("EB.BREAK-LEGAL")
-def test_eight_ball_breaks_judged_better_than_a_count():
-    est, cnt, n = held_out("eightball", 4, 15, False)
-    assert n >= 200
-    assert est >= 0.80
-    assert est > cnt
+def test_eight_ball_breaks_judged_no_worse_than_a_count_in_any_speed_band():
+    fit, held = load_study()
+    fit = [r for r in fit if r["pot"] == 0]
+    th = max(range(40), key=lambda t: sum(1 for r in fit if (len(r["imp"]) >= t) == (r["obj"] >= 4)))
+    est = eight_ball_verdicts(held, lambda imp: be.break_reached_rails(imp, 4))
+    cnt = eight_ball_verdicts(held, lambda imp: len(imp) >= th)
+    for band in est:
+        assert est[band][1] >= 30, band
+        assert est[band][0] >= cnt[band][0], band
+    assert est["soft"][0] >= 0.919
+    assert est["normal"][0] >= 0.828
+
+
+@pytest.mark.clause("EB.BREAK-LEGAL")
+def test_eight_ball_decision_beats_the_per_impact_model_on_normal_breaks():
+    # the per-impact model judged eight-ball breaks before the sensor study
+    # (docs/break-estimator.md); on breaks over the whole speed range it did worse
+    _, held = load_study()
+    old = be.DEFAULT_PARAMS["margin_15"]
+    est = eight_ball_verdicts(held, lambda imp: be.break_reached_rails(imp, 4))
+    per_impact = eight_ball_verdicts(held, lambda imp: be.object_balls_railed(imp) >= 4 - old)
+    assert est["normal"][0] > per_impact["normal"][0]
+    assert est["soft"][0] >= per_impact["soft"][0]
 
 
 @pytest.mark.clause("NB.BREAK")
@@ -132,7 +170,9 @@ def test_params_override_only_the_given_keys():
     base = be.object_balls_railed(burst)
     assert be.object_balls_railed(burst, {"cue_share": be.DEFAULT_PARAMS["cue_share"] + 1.0}) == pytest.approx(base - 1.0)
     assert be.object_balls_railed(burst, {"min_strength": 65536}) == 0
-    assert not be.break_reached_rails(burst, 4, {"margin_15": -5.0})
+    assert not be.break_reached_rails(burst, 4, {"count_15": 9})
+    assert be.break_reached_rails(burst, 4, {"count_15": 8})
+    assert not be.break_reached_rails(burst, 4, {"margin_9": -5.0}, rack=9)
 
 
 def test_module_compiles_with_mpy_cross(tmp_path):
@@ -156,5 +196,5 @@ def test_micropython_gives_the_same_judgements_as_cpython():
     assert mp.stdout.split("\n") == cp.stdout.split("\n")
     lines = dict((ln.split()[0], ln.split()[1:]) for ln in mp.stdout.strip().split("\n"))
     assert lines["cases"] == ["0.0", "True", "False"]
-    n, right = int(lines["eightball"][0]), int(lines["eightball"][1])
-    assert n == 250 and right / n >= 0.80
+    n, right = int(lines["study-eightball"][0]), int(lines["study-eightball"][1])
+    assert n >= 400 and right / n >= 0.86

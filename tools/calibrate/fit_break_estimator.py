@@ -1,10 +1,16 @@
 """Fit the break estimator's DEFAULT_PARAMS on half of the simulated breaks.
 
-    /work/pt-venv/bin/python tools/calibrate/fit_break_estimator.py           # fit, print params + report
-    python3 tools/calibrate/fit_break_estimator.py --report                   # report DEFAULT_PARAMS only
+    .venv-cal/bin/python tools/calibrate/fit_break_estimator.py            # fit eight-ball's decision, report
+    .venv-cal/bin/python tools/calibrate/fit_break_estimator.py --impacts  # also refit the per-impact model
+    python3 tools/calibrate/fit_break_estimator.py --report                # report DEFAULT_PARAMS only
 
-Even lines of each tests/data/breaks/*.jsonl file are the fit half, odd lines
-the held-out half. The weights are fitted (numpy/scipy, so in the calibration
+Eight-ball's decision (count_15: a plain count threshold) is fitted on the even
+breaks of tests/data/breaks/study-eightball.jsonl, the sensor study's breaks as
+six piezos report them, and reported on its odd breaks per speed band beside
+the plain count.
+
+Even lines of each other tests/data/breaks/*.jsonl file are the fit half, odd lines
+the held-out half. The per-impact weights are fitted (numpy/scipy, so in the calibration
 venv) by least squares of the expected number of balls seen against the true
 number of balls (object balls + cue ball) that reached a cushion, pooled over
 all three games; cue_share is the fit half's rate of cue balls on a rail; the
@@ -100,6 +106,54 @@ def fit_params(fit):
     return params
 
 
+STUDY = os.path.join(DATA, "study-eightball.jsonl")
+STUDY_BANDS = ((0.0, 2.5), (2.5, 4.0), (4.0, 5.0), (5.0, 7.0), (7.0, 9.0), (9.0, 99.0))
+
+
+def load_study():
+    """The sensor study's eight-ball breaks as today's six piezos report them
+    (tools/calibrate/study.py --export): even breaks fit, odd breaks are held out."""
+    with open(STUDY) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return [r for r in rows if r["i"] % 2 == 0], [r for r in rows if r["i"] % 2 == 1]
+
+
+def railed4(r):
+    return r["obj"] >= 4
+
+
+def count_threshold(rows, key=railed4):
+    """Best threshold of the plain impact count on the breaks where nothing dropped."""
+    rows = [r for r in rows if r["pot"] == 0]
+    return max(range(40), key=lambda th: sum(1 for r in rows if (be.impact_count(r["imp"]) >= th) == key(r)))
+
+
+def fit_eight_ball(rows, params):
+    """count_15, eight-ball's decision, on these breaks (those where nothing dropped)."""
+    params = dict(params)
+    params["count_15"] = count_threshold(rows)
+    return params
+
+
+def study_report(fit, held, params):
+    """Held-out verdicts (a ball dropped, or the rail question) per band: estimator vs count."""
+    th = count_threshold(fit)
+    lines = []
+    bands = [("%.1f-%.1f" % (lo, min(hi, 12.0)), lo, hi) for lo, hi in STUDY_BANDS]
+    bands += [("soft 0.8-5", 0.0, 5.0), ("normal 4-12", 4.0, 99.0), ("all", 0.0, 99.0)]
+    for name, lo, hi in bands:
+        sub = [r for r in held if lo <= r["v"] < hi]
+        truth = [r["pot"] > 0 or railed4(r) for r in sub]
+        est = sum(1 for r, t in zip(sub, truth)
+                  if (r["pot"] > 0 or be.break_reached_rails(r["imp"], 4, params)) == t)
+        cnt = sum(1 for r, t in zip(sub, truth) if (r["pot"] > 0 or be.impact_count(r["imp"]) >= th) == t)
+        old = sum(1 for r, t in zip(sub, truth)
+                  if (r["pot"] > 0 or be.object_balls_railed(r["imp"], params) >= 4 - params["margin_15"]) == t)
+        lines.append("eightball %-12s n=%4d legal=%4d  estimator %.3f  count>=%d %.3f  per-impact model %.3f"
+                     % (name, len(sub), sum(truth), est / len(sub), th, cnt / len(sub), old / len(sub)))
+    return "\n".join(lines)
+
+
 def report(fit, held, params):
     """Held-out accuracy per game and speed band: estimator vs best plain count."""
     lines = []
@@ -126,16 +180,23 @@ def report(fit, held, params):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--report", action="store_true", help="report DEFAULT_PARAMS, fit nothing")
+    ap.add_argument("--impacts", action="store_true",
+                    help="refit the per-impact model (weights, cue_share, margins) on tests/data/breaks too")
     args = ap.parse_args(argv)
     fit, held = {}, {}
     for g in QUESTIONS:
         fit[g], held[g] = load(g)
-    params = be.DEFAULT_PARAMS if args.report else fit_params(fit)
+    params = fit_params(fit) if args.impacts and not args.report else dict(be.DEFAULT_PARAMS)
+    sfit, sheld = load_study()
+    if not args.report:
+        params = fit_eight_ball(sfit, params)
     print("params:", json.dumps(params, sort_keys=True))
     print("fit half:")
     print(report(fit, fit, params))
     print("held-out half:")
     print(report(fit, held, params))
+    print("sensor study, eight-ball, held-out half (odd breaks):")
+    print(study_report(sfit, sheld, params))
 
 
 if __name__ == "__main__":

