@@ -5,7 +5,7 @@ sensor designs to the same physics, so the simulation is run once and the
 sensor models live in tools/calibrate/sensors.py.  Calibration venv only:
 
     PYTHONHASHSEED=0 nice -n 10 .venv-cal/bin/python tools/calibrate/simulate_raw.py \
-        --game eightball --n 1000 --seed 101 --out build/breaks/raw-eightball.jsonl
+        --game eightball --n 800 --seed 101 --speed 0.8 13 --out tests/data/breaks/raw-eightball.jsonl
 
 One JSON object per line, per break:
 

@@ -1,9 +1,9 @@
 """Break study: how well can each rail design judge "enough balls reached a rail"?
 
-    .venv-cal/bin/python tools/calibrate/study.py            # after tools/calibrate/make_study.sh
+    .venv-cal/bin/python tools/calibrate/study.py   # tools/calibrate/make_study.sh regenerates its data
 
 For every design of tools/calibrate/sensors.py, on the breaks of
-build/breaks/raw-*.jsonl, the held-out accuracy of the legal-break verdict (a
+tests/data/breaks/raw-eightball.jsonl (physics only, from simulate_raw.py), the held-out accuracy of the legal-break verdict (a
 ball pocketed, seen by the beams, or the rail question answered from the RAIL
 events) per speed band, for:
 
@@ -39,7 +39,7 @@ import fit_break_estimator  # noqa: E402
 import sensors  # noqa: E402
 from shared_rules.rules import break_estimator as be  # noqa: E402
 
-RAW = os.path.join(ROOT, "build", "breaks")
+RAW = os.path.join(ROOT, "tests", "data", "breaks")  # raw-*.jsonl, cam-*.jsonl (committed, small)
 BANDS = ((0.0, 2.5), (2.5, 4.0), (4.0, 5.0), (5.0, 7.0), (7.0, 9.0), (9.0, 99.0))
 GROUPS = (("soft 0.8-5", 0.0, 5.0), ("normal 4-12", 4.0, 99.0), ("all", 0.0, 99.0))
 NEEDED = {"eightball": (4, False), "nineball": (3, True)}  # (needed, the cue ball counts)
