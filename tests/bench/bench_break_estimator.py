@@ -14,14 +14,17 @@ sys.path.insert(0, str(ROOT))
 from shared_rules.rules import break_estimator as be  # noqa: E402
 
 rows = []
-for game in ("eightball", "nineball", "straight"):
+for game in ("study-eightball", "nineball", "straight"):
     with open(ROOT / "tests" / "data" / "breaks" / (game + ".jsonl")) as f:
         rows += [json.loads(line)["imp"] for line in f if line.strip()]
 n_imp = sum(len(r) for r in rows)
-t0 = time.perf_counter()
-for _ in range(5):
-    for imp in rows:
-        be.break_reached_rails(imp, 4)
-dt = (time.perf_counter() - t0) / (5 * len(rows))
 print("breaks %d, impacts per break %.1f (max %d)" % (len(rows), n_imp / len(rows), max(len(r) for r in rows)))
-print("break_reached_rails: %.1f us per break (CPython)" % (dt * 1e6))
+for name, kw in (("eight-ball (impact count)", dict(needed=4)),
+                 ("nine-ball (per-impact model)", dict(needed=3, cue_ball=True, rack=9)),
+                 ("straight pool (per-impact model)", dict(needed=2, cue_ball=True))):
+    t0 = time.perf_counter()
+    for _ in range(5):
+        for imp in rows:
+            be.break_reached_rails(imp, **kw)
+    dt = (time.perf_counter() - t0) / (5 * len(rows))
+    print("break_reached_rails, %s: %.1f us per break (CPython)" % (name, dt * 1e6))
