@@ -11,6 +11,6 @@ D=tests/data/breaks
 mkdir -p $D
 rm -f $D/raw-eightball.jsonl $D/cam-eightball.jsonl
 nice -n 10 $PY tools/calibrate/simulate_raw.py --game eightball --n 800 --seed 101 --speed 0.8 13 --out $D/raw-eightball.jsonl
-nice -n 10 $PY tools/calibrate/simulate_camera.py --n 200 --seed 101 --out $D/cam-eightball.jsonl
+nice -n 10 $PY tools/calibrate/simulate_camera.py --n 400 --seed 101 --out $D/cam-eightball.jsonl
 nice -n 10 $PY tools/calibrate/study.py --export tests/data/breaks/study-eightball.jsonl
 nice -n 10 $PY tools/calibrate/study.py --games eightball

@@ -10,14 +10,15 @@ continuize) and applies a camera model:
   ball apart; no identity swaps modelled);
 * a ball "reached a rail" when, away from the pocket mouths, the camera sees
   it within TOL_MM plus one frame's travel across the cushion line while it
-  moves (a fast ball rebounds between two frames), or, while slow (under
-  SLOW_MPS over 1/6 s of frames), within REST_MM with its positions averaged
-  over those frames (a ball that creeps up to a cushion, or stops near it).
+  moves (a fast ball rebounds between two frames), or, while still (its
+  positions over 1/6 s spread less than STILL_MM), within REST_MM with its
+  positions averaged over those frames (a ball that creeps up to a cushion,
+  or stops near it).
 
 Writes per break {"i", "cam": {"<fps>": object balls seen on a rail}}.
 
     PYTHONHASHSEED=0 nice -n 10 .venv-cal/bin/python tools/calibrate/simulate_camera.py \
-        --n 200 --seed 101 --out tests/data/breaks/cam-eightball.jsonl
+        --n 400 --seed 101 --out tests/data/breaks/cam-eightball.jsonl
 """
 
 import argparse
@@ -34,7 +35,7 @@ from simulate_breaks import stick_ratio  # noqa: E402
 FPS = (30, 60)
 SIGMA_MM = 3.0  # 1080p over a 9 ft table: ~1.4 mm a pixel; centroid noise ~2 px
 TOL_MM = 6.0  # a rebound counts within this (plus one frame's travel) of the cushion
-SLOW_MPS = 0.15  # slower than this (over 1/6 s of frames) a ball is judged at rest
+STILL_MM = 8.0  # positions over 1/6 s spread less than this: the ball is (nearly) still
 REST_MM = 2.0  # a slow ball within this of the cushion (positions averaged) touches it
 
 
@@ -77,9 +78,10 @@ def _seen(system, tracks, step, fps, rng, sigma, tol):
             mouth |= np.hypot(xy[:, 0] - c[0], xy[:, 1] - c[1]) < pk.radius + 2 * R
         ok = on_table & ~mouth
         sx, sy = _smooth(xy[:, 0], n_rest), _smooth(xy[:, 1], n_rest)
-        speed = np.zeros(len(xy))
-        speed[1:] = np.hypot(np.diff(sx), np.diff(sy)) * fps
-        slow = speed < SLOW_MPS
+        # still: its positions over the window spread no more than the noise (a rebound does)
+        spread = np.sqrt(np.maximum(0.0, _smooth(xy[:, 0] ** 2, n_rest) - sx ** 2)
+                         + np.maximum(0.0, _smooth(xy[:, 1] ** 2, n_rest) - sy ** 2))
+        slow = spread < STILL_MM / 1000.0
         v = np.zeros_like(xy)
         v[1:] = np.abs(np.diff(xy, axis=0)) * fps
         for g, gs, vn in ((xy[:, 0] - R, sx - R, v[:, 0]), (w - xy[:, 0] - R, w - sx - R, v[:, 0]),
