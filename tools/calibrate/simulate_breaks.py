@@ -103,6 +103,31 @@ def stick_ratio():
     raise RuntimeError("no stick-ball event")
 
 
+def read_events(system):
+    """A simulated break's events -> (cue-ball speed after the strike or None,
+    [(t_s, ball id, position xyz, normal speed into the cushion)] per cushion
+    contact (linear or jaw), ids of the balls pocketed)."""
+    import pooltool as pt
+
+    v_cue = None
+    contacts = []
+    pocketed = set()
+    for e in system.events:
+        et = e.event_type
+        if et == pt.EventType.STICK_BALL and v_cue is None:
+            v = e.agents[1].final.state.rvw[1]
+            v_cue = float(math.hypot(v[0], v[1]))
+        elif et in (pt.EventType.BALL_LINEAR_CUSHION, pt.EventType.BALL_CIRCULAR_CUSHION):
+            ball, cush = e.agents[0], e.agents[1]
+            xyz = ball.initial.state.rvw[0]
+            vel = ball.initial.state.rvw[1]
+            n = cush.initial.get_normal_xy(xyz)
+            contacts.append((e.time, ball.id, xyz, abs(float(vel[0] * n[0] + vel[1] * n[1]))))
+        elif et == pt.EventType.BALL_POCKET:
+            pocketed.add(e.agents[0].id)
+    return v_cue, contacts, pocketed
+
+
 def simulate_one(job):
     """One break: job = (game, table_name, seed, i, ratio) -> record dict."""
     import pooltool as pt
@@ -141,25 +166,9 @@ def simulate_one(job):
     system.cue.set_state(V0=v_target / ratio, phi=phi, theta=theta, a=a, b=b)
     pt.simulate(system, inplace=True, max_events=6000)
 
-    v_cue = None
-    hits = []
-    railed = set()
-    pocketed = set()
-    for e in system.events:
-        et = e.event_type
-        if et == pt.EventType.STICK_BALL and v_cue is None:
-            v = e.agents[1].final.state.rvw[1]
-            v_cue = float(math.hypot(v[0], v[1]))
-        elif et in (pt.EventType.BALL_LINEAR_CUSHION, pt.EventType.BALL_CIRCULAR_CUSHION):
-            ball, cush = e.agents[0], e.agents[1]
-            xyz = ball.initial.state.rvw[0]
-            vel = ball.initial.state.rvw[1]
-            n = cush.initial.get_normal_xy(xyz)
-            vn = abs(float(vel[0] * n[0] + vel[1] * n[1]))
-            railed.add(ball.id)
-            hits.append((e.time, rail_index(xyz[0], xyz[1], table.w, table.l), vn, ball.id))
-        elif et == pt.EventType.BALL_POCKET:
-            pocketed.add(e.agents[0].id)
+    v_cue, contacts, pocketed = read_events(system)
+    hits = [(t, rail_index(xyz[0], xyz[1], table.w, table.l), vn, ball) for t, ball, xyz, vn in contacts]
+    railed = set(c[1] for c in contacts)
 
     return {
         "i": i,

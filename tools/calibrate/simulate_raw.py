@@ -32,7 +32,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from simulate_breaks import make_table, stick_ratio  # noqa: E402
+from simulate_breaks import make_table, read_events, stick_ratio  # noqa: E402
 
 MAX_EVENTS = 12000
 
@@ -64,27 +64,11 @@ def simulate_one(game, seed, i, ratio, speed):
     system.cue.set_state(V0=v_target / ratio, phi=phi, theta=theta, a=a, b=b)
     pt.simulate(system, inplace=True, max_events=MAX_EVENTS)
 
+    v_cue, contacts, pocketed = read_events(system)
     ids = {"cue": 0}
-    v_cue = None
-    hits = []
-    railed, pocketed = set(), set()
-    for e in system.events:
-        et = e.event_type
-        if et == pt.EventType.STICK_BALL and v_cue is None:
-            v = e.agents[1].final.state.rvw[1]
-            v_cue = float(math.hypot(v[0], v[1]))
-        elif et in (pt.EventType.BALL_LINEAR_CUSHION, pt.EventType.BALL_CIRCULAR_CUSHION):
-            ball, cush = e.agents[0], e.agents[1]
-            xyz = ball.initial.state.rvw[0]
-            vel = ball.initial.state.rvw[1]
-            n = cush.initial.get_normal_xy(xyz)
-            vn = abs(float(vel[0] * n[0] + vel[1] * n[1]))
-            railed.add(ball.id)
-            bid = ids.setdefault(ball.id, len(ids))
-            hits.append([int(round(e.time * 1e6)), bid, int(round(xyz[0] * 1000)),
-                         int(round(xyz[1] * 1000)), int(round(vn * 1000))])
-        elif et == pt.EventType.BALL_POCKET:
-            pocketed.add(e.agents[0].id)
+    hits = [[int(round(t * 1e6)), ids.setdefault(ball, len(ids)), int(round(xyz[0] * 1000)),
+             int(round(xyz[1] * 1000)), int(round(vn * 1000))] for t, ball, xyz, vn in contacts]
+    railed = set(c[1] for c in contacts)
     hits.sort()
     return {
         "i": i, "game": game, "ft": int(table_name[0]),
