@@ -103,6 +103,33 @@ def stick_ratio():
     raise RuntimeError("no stick-ball event")
 
 
+def seed_break(seed, i):
+    """Seed random, numpy.random and a generator of its own for break i (repeatable alone)."""
+    sub = seed * 1000003 + i
+    random.seed(sub)
+    np.random.seed(sub % (2**32))
+    return np.random.default_rng(sub)
+
+
+def place_cue_ball(balls, table, rng):
+    """The cue ball anywhere in the kitchen (behind the head string, y < l/4); -> the apex ball."""
+    balls["cue"].state.rvw[0][0] = rng.uniform(0.12, 0.88) * table.w
+    balls["cue"].state.rvw[0][1] = rng.uniform(0.10, 0.245) * table.l
+    return min((b for k, b in balls.items() if k != "cue"), key=lambda b: b.state.rvw[0][1])
+
+
+def strike(system, rng, V0, phi, side, top_draw, elevation, max_events):
+    """Strike with random spin and simulate: side spin N(0, side[0]) clipped to
+    +-side[1], top/draw uniform over top_draw, cue elevation uniform 0..elevation deg."""
+    import pooltool as pt
+
+    a = float(np.clip(rng.normal(0.0, side[0]), -side[1], side[1]))
+    b = float(rng.uniform(*top_draw))
+    theta = float(rng.uniform(0.0, elevation))
+    system.cue.set_state(V0=V0, phi=phi, theta=theta, a=a, b=b)
+    pt.simulate(system, inplace=True, max_events=max_events)
+
+
 def read_events(system):
     """A simulated break's events -> (cue-ball speed after the strike or None,
     [(t_s, ball id, position xyz, normal speed into the cushion)] per cushion
@@ -133,21 +160,12 @@ def simulate_one(job):
     import pooltool as pt
 
     game, table_name, seed, i, ratio, debug = job
-    sub = seed * 1000003 + i
-    random.seed(sub)
-    np.random.seed(sub % (2**32))
-    rng = np.random.default_rng(sub)
+    rng = seed_break(seed, i)
 
     table = make_table(table_name)
     gtype = pt.GameType.NINEBALL if game == "nineball" else pt.GameType.EIGHTBALL
     balls = pt.get_rack(gtype, table)
-    # the cue ball anywhere in the kitchen (centre behind the head string, y < l/4)
-    R = balls["cue"].params.R
-    cx = rng.uniform(0.12, 0.88) * table.w
-    cy = rng.uniform(0.10, 0.245) * table.l
-    balls["cue"].state.rvw[0][0] = cx
-    balls["cue"].state.rvw[0][1] = cy
-    apex = min((b for k, b in balls.items() if k != "cue"), key=lambda b: b.state.rvw[0][1])
+    apex = place_cue_ball(balls, table, rng)
     system = pt.System(table=table, balls=balls, cue=pt.Cue(cue_ball_id="cue"))
 
     if game == "straight":
@@ -160,11 +178,7 @@ def simulate_one(job):
     else:
         v_target = rng.uniform(*CUE_SPEED_RANGE)
         phi = pt.aim.at_ball(system, apex.id) + rng.normal(0.0, 0.35)
-    a = float(np.clip(rng.normal(0.0, 0.12), -0.4, 0.4))
-    b = float(rng.uniform(-0.4, 0.3))
-    theta = float(rng.uniform(0.0, 4.0))
-    system.cue.set_state(V0=v_target / ratio, phi=phi, theta=theta, a=a, b=b)
-    pt.simulate(system, inplace=True, max_events=6000)
+    strike(system, rng, v_target / ratio, phi, (0.12, 0.4), (-0.4, 0.3), 4.0, 6000)
 
     v_cue, contacts, pocketed = read_events(system)
     hits = [(t, rail_index(xyz[0], xyz[1], table.w, table.l), vn, ball) for t, ball, xyz, vn in contacts]

@@ -26,13 +26,12 @@ import argparse
 import json
 import math
 import os
-import random
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from simulate_breaks import make_table, read_events, stick_ratio  # noqa: E402
+from simulate_breaks import make_table, place_cue_ball, read_events, seed_break, stick_ratio, strike  # noqa: E402,E501
 
 MAX_EVENTS = 12000
 
@@ -40,29 +39,18 @@ MAX_EVENTS = 12000
 def simulate_one(game, seed, i, ratio, speed):
     import pooltool as pt
 
-    sub = seed * 1000003 + i
-    random.seed(sub)
-    np.random.seed(sub % (2**32))
-    rng = np.random.default_rng(sub)
+    rng = seed_break(seed, i)
 
     table_name = "7ft" if rng.random() < 0.6 else "9ft"
     table = make_table(table_name)
     gtype = pt.GameType.NINEBALL if game == "nineball" else pt.GameType.EIGHTBALL
     spacing = float(math.exp(rng.uniform(math.log(2e-4), math.log(4e-2))))
     balls = pt.get_rack(gtype, table, spacing_factor=spacing)
-    cx = rng.uniform(0.12, 0.88) * table.w
-    cy = rng.uniform(0.10, 0.245) * table.l
-    balls["cue"].state.rvw[0][0] = cx
-    balls["cue"].state.rvw[0][1] = cy
-    apex = min((b for k, b in balls.items() if k != "cue"), key=lambda b: b.state.rvw[0][1])
+    apex = place_cue_ball(balls, table, rng)
     system = pt.System(table=table, balls=balls, cue=pt.Cue(cue_ball_id="cue"))
     v_target = rng.uniform(*speed)
     phi = pt.aim.at_ball(system, apex.id) + rng.normal(0.0, 0.6)
-    a = float(np.clip(rng.normal(0.0, 0.15), -0.5, 0.5))
-    b = float(rng.uniform(-0.5, 0.4))
-    theta = float(rng.uniform(0.0, 6.0))
-    system.cue.set_state(V0=v_target / ratio, phi=phi, theta=theta, a=a, b=b)
-    pt.simulate(system, inplace=True, max_events=MAX_EVENTS)
+    strike(system, rng, v_target / ratio, phi, (0.15, 0.5), (-0.5, 0.4), 6.0, MAX_EVENTS)
 
     v_cue, contacts, pocketed = read_events(system)
     ids = {"cue": 0}
