@@ -262,6 +262,7 @@ def cmd_run(args):
     from host.outputs.venue import Venue
     from host import history
     from host.recorder import MatchRecorder
+    from host.journal import table_files
     venue = Venue()
     db_path = args.history_db or history.default_db(args.journal)
     daemon = Daemon(args.table, serial_url, journal_dir=args.journal, prefix=args.prefix,
@@ -287,7 +288,7 @@ def cmd_run(args):
                       insecure=args.insecure)
     daemon.attach_mqtt(shell)
     shell.start()
-    recorder = MatchRecorder(args.table, db_path, lambda: [daemon.journal.path], publish=shell.publish,
+    recorder = MatchRecorder(args.table, db_path, lambda: table_files(daemon.journal.path), publish=shell.publish,
                              prefix=args.prefix)
     daemon.listeners.append(recorder)
     daemon.outputs.append(recorder)

@@ -1,6 +1,7 @@
 """The daemon's live match recorder: at each match end, the journal is folded again (host/history)
-and the table's rows in SQLite are brought in line; the match just won goes out retained on
-`<prefix>/<table>/match`.
+from the file where the match began, and the table's rows in SQLite are brought in line; the
+match just won goes out retained on `<prefix>/<table>/match`. Older matches were written when
+they ended, from the same files, so the database stays what a rebuild gives.
 
 It listens to the daemon's states (a `daemon.listeners` callable) and works in its own
 thread, so a long journal never delays an ACK to the board. The journal is synced before
@@ -12,6 +13,34 @@ import sys
 import threading
 
 from host import history
+from host.journal import HEAD, open_segment
+
+
+def _head_match(path):
+    """`match_started` of a segment's head line (None: no head, or no match in play at it)."""
+    try:
+        with open_segment(path) as f:
+            first = f.readline()
+        e = json.loads(first) if first.endswith(b"\n") else None
+    except (OSError, ValueError, EOFError):
+        return None
+    return e.get("match_started") if isinstance(e, dict) and e.get("src") == HEAD else None
+
+
+def from_match_start(paths):
+    """The table's journal files from the one where the match in play began (oldest first).
+
+    Segments close at each new game and every `SEGMENT_ENTRIES`: the later heads of one
+    match all name its start, so walking back while they do, plus the file before, folds
+    that match whole, as a rebuild does (break-and-runs of its early games included)."""
+    paths = list(paths)
+    if len(paths) < 2:
+        return paths
+    named = _head_match(paths[-1])
+    i = len(paths) - 1
+    while i > 0 and named is not None and _head_match(paths[i - 1]) == named:
+        i -= 1
+    return paths[max(0, i - 1):]
 
 
 class MatchRecorder:
@@ -94,7 +123,8 @@ class MatchRecorder:
                 db.close()
 
     def _sync(self, db, announce):
-        records, withdrawn = history.matches_from_journals(self.journal_paths(), self.table, self.settings)
+        paths = from_match_start(self.journal_paths())
+        records, withdrawn = history.matches_from_journals(paths, self.table, self.settings)
         db.sync_table(self.table, records, withdrawn)
         if announce and records and self.publish is not None:
             last = max(records, key=lambda r: (r["ended"] or 0))

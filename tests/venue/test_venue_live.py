@@ -50,12 +50,15 @@ def play_match(board, sub, table):
             play_shot(board, sub, table, st)
 
 
-def test_a_match_played_live_is_recorded_announced_and_equal_to_the_rebuild(tmp_path, broker, subscriber):
+@pytest.mark.parametrize("segment", [None, 40], ids=["one-file", "segments-of-40"])
+def test_a_match_played_live_is_recorded_announced_and_equal_to_the_rebuild(tmp_path, broker, subscriber,
+                                                                               segment):
     link = PtyLink(tmp_path / "ttyT1")
     board = FakeBoard(link, boot_id=0x51, features=0x0D)
     jdir = tmp_path / "journal"
     http = free_port()
-    d = DaemonProc(link.path, broker.url, "t1", jdir, extra=["--http", str(http)]).start()
+    extra = ["--http", str(http)] + (["--journal-segment-entries", str(segment)] if segment else [])
+    d = DaemonProc(link.path, broker.url, "t1", jdir, extra=extra).start()
     # another table on the same broker, seen only through its retained messages
     subscriber.client.publish("billiards/t2/state", json.dumps(
         {"table": "t2", "game": "eight-ball", "phase": "play", "shooter": 1, "winner": None,
@@ -108,6 +111,9 @@ def test_a_match_played_live_is_recorded_announced_and_equal_to_the_rebuild(tmp_
     finally:
         late.close()
 
+    if segment:       # the match was journaled across several files
+        from host.journal import table_files
+        assert len(table_files(str(jdir / "t1.jsonl"))) >= 4
     # Rebuilt from the journal alone: the same database, and the CLI prints the page's figures.
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     rebuilt = tmp_path / "rebuilt.sqlite3"
