@@ -14,6 +14,7 @@ import threading
 
 from host import history
 from host.journal import HEAD, open_segment
+from host.outputs.core import QuietOutput
 
 
 def _head_match(path):
@@ -43,7 +44,7 @@ def from_match_start(paths):
     return paths[max(0, i - 1):]
 
 
-class MatchRecorder:
+class MatchRecorder(QuietOutput):
     def __init__(self, table, db_path, journal_paths, publish=None, prefix="billiards", settings=None):
         """journal_paths: callable -> the table's journal files; publish: callable([(topic, payload,
         retain)]) (e.g. the MQTT shell's), or None."""
@@ -80,15 +81,6 @@ class MatchRecorder:
     # restarts without persistence (the match message is published from the recorder's thread).
     def on_connect(self):
         return [self.announced] if self.announced else []
-
-    def on_change(self, state, events):
-        return []
-
-    def subscriptions(self):
-        return []
-
-    def on_message(self, topic, payload):
-        return []
 
     def stop(self, timeout=5.0):
         if self._thread is not None:

@@ -22,6 +22,22 @@ def decode_object(payload):
     return value if isinstance(value, dict) else None
 
 
+class QuietOutput:
+    """An output that says nothing unless a subclass overrides a method."""
+
+    def on_connect(self):
+        return []
+
+    def on_change(self, state, events):
+        return []
+
+    def subscriptions(self):
+        return []
+
+    def on_message(self, topic, payload):
+        return []
+
+
 def dumps(obj):
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 

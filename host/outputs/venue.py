@@ -9,10 +9,10 @@ HTTP thread reads for /venue.
 import json
 import threading
 
-from host.outputs.core import decode_object, decode_text
+from host.outputs.core import QuietOutput, decode_object, decode_text
 
 
-class TableInfo:
+class TableInfo(QuietOutput):
     def __init__(self, table, prefix="billiards", name=None, url=None, version=None):
         self.topic = "%s/%s/info" % (prefix, table)
         info = {"table": table, "name": name or "Pool table %s" % table, "url": url,
@@ -22,15 +22,6 @@ class TableInfo:
 
     def on_connect(self):
         return [(self.topic, self.payload, True)]
-
-    def on_change(self, state, events):
-        return []
-
-    def subscriptions(self):
-        return []
-
-    def on_message(self, topic, payload):
-        return []
 
 
 class Venue:
@@ -64,16 +55,10 @@ def _decode(kind, payload):
     return decode_object(payload)
 
 
-class VenueWatch:
+class VenueWatch(QuietOutput):
     def __init__(self, venue, prefix="billiards"):
         self.venue = venue
         self.prefix = prefix
-
-    def on_connect(self):
-        return []
-
-    def on_change(self, state, events):
-        return []
 
     def subscriptions(self):
         return ["%s/+/%s" % (self.prefix, k) for k in Venue.KINDS]
