@@ -31,21 +31,20 @@ from shared_rules.link import frames as codec                       # noqa: E402
 from shared_rules.link.names import EVENT, HELLO, POCKET, RAIL, MOTION  # noqa: E402
 from host.daemon import Daemon                                     # noqa: E402
 from host.journal import archived_segments                         # noqa: E402
+from host.link.port import Port                                    # noqa: E402
 from tests.host.harness import Mosquitto, Subscriber, PtyLink, wait_for  # noqa: E402
 
 ORIG_REV = "b854890"      # main before issue 9: one journal file per table, read whole
 
 
-class NullPort:
-    """The daemon's port, for building a journal without a board: writes (ACK, LIGHTS) vanish."""
-    is_open = False
-    last_error = None
+class NullPort(Port):
+    """The daemon's port, for building a journal without a board: never opens; writes vanish."""
+
+    def __init__(self):
+        super().__init__("none://")
 
     def write(self, data, now):
         return True
-
-    def close(self):
-        pass
 
 
 def build(jdir, table, n_events, seed=1, batch=400):
