@@ -412,7 +412,10 @@ class Daemon:
                     return
             out = []
             for o in self.outputs:
-                out.extend(o.on_message(topic, payload))
+                try:
+                    out.extend(o.on_message(topic, payload))
+                except Exception:   # a hostile message costs that output one message, not the table
+                    log.exception("output %s failed on a message on %s", type(o).__name__, topic[:200])
             self._publish(self._run_output_commands(out))
         elif kind == "command":
             name, payload, box = data

@@ -1,6 +1,8 @@
 """`…/status`, `…/state` and `…/event` of CONTRACT section 2 (pure: returns messages)."""
 import json
 
+from host.command_input import nesting_depth
+
 
 def decode_text(payload):
     """An MQTT payload as text, or None if it is not UTF-8."""
@@ -15,9 +17,11 @@ def decode_text(payload):
 def decode_object(payload):
     """An MQTT payload holding a JSON object, as a dict; None for anything else."""
     text = decode_text(payload)
+    if text and nesting_depth(text) > 32:      # json.loads recurses: a deep payload would raise
+        return None
     try:
         value = json.loads(text) if text else None
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 

@@ -182,3 +182,14 @@ def test_generated_payloads_never_kill_and_refusals_change_nothing(table):
     for e in journal_lines(table.jpath):
         assert isinstance(e, dict)
     assert table.close() == 0, table.proc.output()[-2000:]
+
+
+def test_a_deep_retained_message_under_another_table_does_not_kill_the_daemon(table):
+    """The venue page follows every table's retained state: one nested 5000 deep must not kill
+    the daemon (json.loads recurses), now or on its next start, when the broker sends it again."""
+    table.sub.client.publish("billiards/evil/state", b"[" * 5000 + b"]" * 5000, qos=1, retain=True).wait_for_publish(5)
+    table.sub.client.publish("billiards/evil/info", b'{"a":' * 3000 + b"1" + b"}" * 3000, qos=1,
+                             retain=True).wait_for_publish(5)
+    ans, *_ = table.send("undo", b"{}")          # the daemon is still there and answering
+    assert ans["cmd"] == "undo"
+    assert table.proc.proc.poll() is None, table.proc.output()[-2000:]
