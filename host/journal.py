@@ -174,6 +174,7 @@ class Journal:
         self.has_head = False
         self._fd = None
         self._size = 0                   # bytes of the current segment known to be whole
+        self._clean = True               # no cut-off write is left in the file
         self._pending = []
         self._tidy = None
         self._tidy_again = False
@@ -254,6 +255,10 @@ class Journal:
         try:
             if self._fd is None:
                 self._open_fd()
+            if not self._clean:
+                self._cut_back()
+            if self._clean:      # what is in the file is whole (a blank line someone added included)
+                self._size = os.fstat(self._fd).st_size
             view = memoryview(data)
             while view:
                 view = view[os.write(self._fd, view):]
@@ -265,9 +270,12 @@ class Journal:
         self.entries += n
 
     def _cut_back(self):
+        """Cut a failed write off; if even that fails, the next write cuts it first."""
+        self._clean = False
         try:
             if self._fd is not None:
                 os.ftruncate(self._fd, self._size)
+                self._clean = True
         except OSError:
             pass
 
