@@ -48,6 +48,9 @@ DEFAULT_PARAMS = {
     # no model of the impacts (this one, a refined count, gradient boosting)
     # beat it in every speed band (docs/break-estimator.md, "Sensor study")
     "count_15": 11,
+    # Nine-ball's question as the engine asks it ("any four balls, the cue
+    # ball may be one": needed=3, cue_ball=True, rack=9): the count too
+    "count_9": 8,
 }
 
 
@@ -146,6 +149,8 @@ def break_reached_rails(impacts, needed, params=None, cue_ball=False, rack=15):
     a reading of NB.BREAK where any four balls, the cue ball among them, do
     (needed=3). Pass cue_ball and rack by keyword.
     """
+    if cue_ball and rack <= 9 and needed == 3:
+        return impact_count(impacts) >= _param(params, "count_9")
     if cue_ball:
         return balls_railed(impacts, params) >= needed + 1 - _param(params, "margin_cue")
     if rack > 9 and needed == 4:

@@ -47,20 +47,24 @@ def held_out(game, needed, rack, cue):
     return est, cnt, len(held)
 
 
-def load_study():
-    with open(DATA / "study-eightball.jsonl") as f:
+def load_study(game="eightball"):
+    with open(DATA / ("study-%s.jsonl" % game)) as f:
         rows = [json.loads(line) for line in f if line.strip()]
     return [r for r in rows if r["i"] % 2 == 0], [r for r in rows if r["i"] % 2 == 1]
 
 
-def eight_ball_verdicts(held, says):
+def four_balls(r):
+    return r["obj"] + (1 if r["cue"] else 0) >= 4
+
+
+def study_verdicts(held, says, railed=lambda r: r["obj"] >= 4):
     """Right verdicts (a ball dropped, or the rail question) per speed band."""
     bands = {"soft": (0.0, 5.0), "normal": (4.0, 99.0), "0.8-2.5": (0.0, 2.5), "2.5-4": (2.5, 4.0),
              "4-5": (4.0, 5.0), "5-7": (5.0, 7.0), "7-9": (7.0, 9.0), "9-12": (9.0, 99.0)}
     out = {}
     for name, (lo, hi) in bands.items():
         sub = [r for r in held if lo <= r["v"] < hi]
-        right = sum(1 for r in sub if (r["pot"] > 0 or says(r["imp"])) == (r["pot"] > 0 or r["obj"] >= 4))
+        right = sum(1 for r in sub if (r["pot"] > 0 or says(r["imp"])) == (r["pot"] > 0 or railed(r)))
         out[name] = (right / len(sub), len(sub))
     return out
 
@@ -70,13 +74,28 @@ def test_eight_ball_breaks_judged_no_worse_than_a_count_in_any_speed_band():
     fit, held = load_study()
     fit = [r for r in fit if r["pot"] == 0]
     th = max(range(40), key=lambda t: sum(1 for r in fit if (len(r["imp"]) >= t) == (r["obj"] >= 4)))
-    est = eight_ball_verdicts(held, lambda imp: be.break_reached_rails(imp, 4))
-    cnt = eight_ball_verdicts(held, lambda imp: len(imp) >= th)
+    est = study_verdicts(held, lambda imp: be.break_reached_rails(imp, 4))
+    cnt = study_verdicts(held, lambda imp: len(imp) >= th)
     for band in est:
         assert est[band][1] >= 30, band
         assert est[band][0] >= cnt[band][0], band
     assert est["soft"][0] >= 0.919
     assert est["normal"][0] >= 0.828
+
+
+@pytest.mark.clause("NB.BREAK")
+def test_nine_ball_breaks_judged_no_worse_than_a_count_in_any_speed_band():
+    # the engine's reading of NB.BREAK: any four balls on a rail, the cue ball may be one
+    fit, held = load_study("nineball")
+    fit = [r for r in fit if r["pot"] == 0]
+    th = max(range(40), key=lambda t: sum(1 for r in fit if (len(r["imp"]) >= t) == four_balls(r)))
+    est = study_verdicts(held, lambda imp: be.break_reached_rails(imp, 3, cue_ball=True, rack=9), four_balls)
+    cnt = study_verdicts(held, lambda imp: len(imp) >= th, four_balls)
+    for band in est:
+        assert est[band][1] >= 40, band
+        assert est[band][0] >= cnt[band][0], band
+    assert est["soft"][0] >= 0.831
+    assert est["normal"][0] >= 0.867
 
 
 @pytest.mark.clause("EB.BREAK-LEGAL")
@@ -85,8 +104,8 @@ def test_eight_ball_decision_beats_the_per_impact_model_on_normal_breaks():
     # (docs/break-estimator.md); on breaks over the whole speed range it did worse
     _, held = load_study()
     old = be.DEFAULT_PARAMS["margin_15"]
-    est = eight_ball_verdicts(held, lambda imp: be.break_reached_rails(imp, 4))
-    per_impact = eight_ball_verdicts(held, lambda imp: be.object_balls_railed(imp) >= 4 - old)
+    est = study_verdicts(held, lambda imp: be.break_reached_rails(imp, 4))
+    per_impact = study_verdicts(held, lambda imp: be.object_balls_railed(imp) >= 4 - old)
     assert est["normal"][0] > per_impact["normal"][0]
     assert est["soft"][0] >= per_impact["soft"][0]
 

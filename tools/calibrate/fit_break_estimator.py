@@ -4,10 +4,10 @@
     .venv-cal/bin/python tools/calibrate/fit_break_estimator.py --impacts  # also refit the per-impact model
     python3 tools/calibrate/fit_break_estimator.py --report                # report DEFAULT_PARAMS only
 
-Eight-ball's decision (count_15: a plain count threshold) is fitted on the even
-breaks of tests/data/breaks/study-eightball.jsonl, the sensor study's breaks as
-six piezos report them, and reported on its odd breaks per speed band beside
-the plain count.
+Eight-ball's and nine-ball's decisions (count_15, count_9: plain count
+thresholds) are fitted on the even breaks of tests/data/breaks/study-*.jsonl,
+the sensor study's breaks as six piezos report them, and reported on their
+odd breaks per speed band beside the plain count and the per-impact model.
 
 Even lines of each other tests/data/breaks/*.jsonl file are the fit half, odd lines
 the held-out half. The per-impact weights are fitted (numpy/scipy, so in the calibration
@@ -106,20 +106,32 @@ def fit_params(fit):
     return params
 
 
-STUDY = os.path.join(DATA, "study-eightball.jsonl")
+STUDY = os.path.join(DATA, "study-%s.jsonl")
 STUDY_BANDS = ((0.0, 2.5), (2.5, 4.0), (4.0, 5.0), (5.0, 7.0), (7.0, 9.0), (9.0, 99.0))
 
 
-def load_study():
-    """The sensor study's eight-ball breaks as today's six piezos report them
+def load_study(game="eightball"):
+    """The sensor study's breaks as today's six piezos report them
     (tools/calibrate/study.py --export): even breaks fit, odd breaks are held out."""
-    with open(STUDY) as f:
+    with open(STUDY % game) as f:
         rows = [json.loads(line) for line in f if line.strip()]
     return [r for r in rows if r["i"] % 2 == 0], [r for r in rows if r["i"] % 2 == 1]
 
 
 def railed4(r):
     return r["obj"] >= 4
+
+
+def four_balls(r):
+    """Nine-ball as the engine reads NB.BREAK: any four balls, the cue ball may be one."""
+    return r["obj"] + (1 if r["cue"] else 0) >= 4
+
+
+# study question -> (truth, the estimator's call)
+STUDY_QUESTIONS = {
+    "eightball": (railed4, lambda imp, p: be.break_reached_rails(imp, 4, p)),
+    "nineball": (four_balls, lambda imp, p: be.break_reached_rails(imp, 3, p, cue_ball=True, rack=9)),
+}
 
 
 def count_threshold(rows, key=railed4):
@@ -135,22 +147,32 @@ def fit_eight_ball(rows, params):
     return params
 
 
-def study_report(fit, held, params):
+def fit_nine_ball(rows, params):
+    """count_9, nine-ball's decision, on these breaks (those where nothing dropped)."""
+    params = dict(params)
+    params["count_9"] = count_threshold(rows, four_balls)
+    return params
+
+
+def study_report(fit, held, params, game="eightball"):
     """Held-out verdicts (a ball dropped, or the rail question) per band: estimator vs count."""
-    th = count_threshold(fit)
+    key, says = STUDY_QUESTIONS[game]
+    th = count_threshold(fit, key)
     lines = []
     bands = [("%.1f-%.1f" % (lo, min(hi, 12.0)), lo, hi) for lo, hi in STUDY_BANDS]
     bands += [("soft 0.8-5", 0.0, 5.0), ("normal 4-12", 4.0, 99.0), ("all", 0.0, 99.0)]
     for name, lo, hi in bands:
         sub = [r for r in held if lo <= r["v"] < hi]
-        truth = [r["pot"] > 0 or railed4(r) for r in sub]
-        est = sum(1 for r, t in zip(sub, truth)
-                  if (r["pot"] > 0 or be.break_reached_rails(r["imp"], 4, params)) == t)
+        truth = [r["pot"] > 0 or key(r) for r in sub]
+        est = sum(1 for r, t in zip(sub, truth) if (r["pot"] > 0 or says(r["imp"], params)) == t)
         cnt = sum(1 for r, t in zip(sub, truth) if (r["pot"] > 0 or be.impact_count(r["imp"]) >= th) == t)
-        old = sum(1 for r, t in zip(sub, truth)
-                  if (r["pot"] > 0 or be.object_balls_railed(r["imp"], params) >= 4 - params["margin_15"]) == t)
-        lines.append("eightball %-12s n=%4d legal=%4d  estimator %.3f  count>=%d %.3f  per-impact model %.3f"
-                     % (name, len(sub), sum(truth), est / len(sub), th, cnt / len(sub), old / len(sub)))
+        if game == "eightball":
+            old = [be.object_balls_railed(r["imp"], params) >= 4 - params["margin_15"] for r in sub]
+        else:
+            old = [be.balls_railed(r["imp"], params) >= 4 - params["margin_cue"] for r in sub]
+        old = sum(1 for r, o, t in zip(sub, old, truth) if (r["pot"] > 0 or o) == t)
+        lines.append("%-9s %-12s n=%4d legal=%4d  estimator %.3f  count>=%d %.3f  per-impact model %.3f"
+                     % (game, name, len(sub), sum(truth), est / len(sub), th, cnt / len(sub), old / len(sub)))
     return "\n".join(lines)
 
 
@@ -188,8 +210,9 @@ def main(argv=None):
         fit[g], held[g] = load(g)
     params = fit_params(fit) if args.impacts and not args.report else dict(be.DEFAULT_PARAMS)
     sfit, sheld = load_study()
+    nfit, nheld = load_study("nineball")
     if not args.report:
-        params = fit_eight_ball(sfit, params)
+        params = fit_nine_ball(nfit, fit_eight_ball(sfit, params))
     print("params:", json.dumps(params, sort_keys=True))
     print("fit half:")
     print(report(fit, fit, params))
@@ -197,6 +220,8 @@ def main(argv=None):
     print(report(fit, held, params))
     print("sensor study, eight-ball, held-out half (odd breaks):")
     print(study_report(sfit, sheld, params))
+    print("sensor study, nine-ball (any four balls), held-out half (odd breaks):")
+    print(study_report(nfit, nheld, params, "nineball"))
 
 
 if __name__ == "__main__":

@@ -11,8 +11,8 @@ events) per speed band, for:
 * today: break_estimator's per-impact model with its weights and margin
   (fitted on other data: tests/data/breaks/eightball.jsonl, so held out here),
   the eight-ball decision before this study;
-* estimator: break_estimator's eight-ball decision now (count_15) fitted here
-  on the other fold (fit_break_estimator.fit_eight_ball);
+* estimator: break_estimator's decision now (count_15, count_9) fitted here
+  on the other folds (fit_break_estimator.fit_eight_ball, fit_nine_ball);
 * gbm: gradient boosting over the whole impact sequence (scikit-learn,
   offline only): the best classifier found, our estimate of the design's bound;
 * heard: an oracle told which ball made each reported impact, counting the
@@ -153,12 +153,12 @@ def fit_count(rows, imps, game):
 
 
 def today_says(imp, game, params=None):
-    """The verdict of break_estimator's per-impact model (the eight-ball decision before this study)."""
+    """The verdict of break_estimator's per-impact model (the decision before this study)."""
     needed, cue = NEEDED[game]
     imp = [e[:3] for e in imp]
     if game == "eightball":
         return be.object_balls_railed(imp, params) >= needed - be.DEFAULT_PARAMS["margin_15"]
-    return be.break_reached_rails(imp, needed, params, cue_ball=cue, rack=9)
+    return be.balls_railed(imp, params) >= needed + 1 - be.DEFAULT_PARAMS["margin_cue"]
 
 
 def study(game, design, rows, fitted=None):
@@ -178,9 +178,10 @@ def study(game, design, rows, fitted=None):
                                              min_samples_leaf=10, l2_regularization=1.0, random_state=0)
         clf.fit(X[tr], y[tr])
         gb = clf.predict(X)
-        fit_rows = [{"imp": [e[:3] for e in imps[j]], "obj": rows[j]["obj"], "pot": rows[j]["pot"]}
-                    for j in range(len(rows)) if fold[j] != k]
-        params = fit_break_estimator.fit_eight_ball(fit_rows, be.DEFAULT_PARAMS)
+        fit_rows = [{"imp": [e[:3] for e in imps[j]], "obj": rows[j]["obj"], "cue": rows[j]["cue"],
+                     "pot": rows[j]["pot"]} for j in range(len(rows)) if fold[j] != k]
+        fit = fit_break_estimator.fit_eight_ball if game == "eightball" else fit_break_estimator.fit_nine_ball
+        params = fit(fit_rows, be.DEFAULT_PARAMS)
         out.setdefault("params", {})[k] = params
         for j in np.nonzero(te)[0]:
             imp = imps[j]
@@ -246,15 +247,20 @@ def main(argv=None):
     ap.add_argument("--designs", nargs="+", default=list(sensors.DESIGNS))
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--export", metavar="FILE",
-                    help="write the eight-ball breaks as six piezos report them (the estimator's fit data)")
+                    help="write each game's breaks as six piezos report them (the estimator's fit data) "
+                         "to FILE with GAME replaced by the game")
     args = ap.parse_args(argv)
     if args.export:
-        rows = load("eightball", args.limit)
-        with open(args.export, "w") as f:
-            for r, imp in zip(rows, views(rows, "six")):
-                rec = {"i": r["i"], "v": round(r["v"], 2), "obj": r["obj"], "cue": r["cue"], "pot": r["pot"],
-                       "imp": [e[:3] for e in imp]}
-                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        # the estimator's fit data: each game's breaks as six piezos report them
+        for game in args.games:
+            rows = load(game, args.limit)
+            if not rows:
+                continue
+            with open(args.export.replace("GAME", game), "w") as f:
+                for r, imp in zip(rows, views(rows, "six")):
+                    rec = {"i": r["i"], "v": round(r["v"], 2), "obj": r["obj"], "cue": r["cue"], "pot": r["pot"],
+                           "imp": [e[:3] for e in imp]}
+                    f.write(json.dumps(rec, separators=(",", ":")) + "\n")
         return
     cam = camera(args.limit)
     if cam:
@@ -267,7 +273,7 @@ def main(argv=None):
             truth, out, _ = study(game, design, rows)
             print("\n".join(table(game, design, rows, truth, out)), flush=True)
             for k, prm in out["params"].items():
-                print("  fold %d fit: count_15 %d" % (k, prm["count_15"]))
+                print("  fold %d fit: count_15 %d, count_9 %d" % (k, prm["count_15"], prm["count_9"]))
 
 
 if __name__ == "__main__":
