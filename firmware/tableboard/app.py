@@ -7,16 +7,24 @@ virtual board. `sleep_ms` is asyncio's unless a test passes one on a fake clock.
 """
 import asyncio
 
+from shared_rules.link import names
 from tableboard import transport
 
 STEP_MS = 1
 TX_MS = 5
 
 
-async def sense(board, sleep_ms):
-    while True:
-        board.step()
-        await sleep_ms(STEP_MS)
+async def sense(board, sleep_ms, on_crash=None):
+    """Steps the sensors every millisecond (and so feeds the watchdog). An error here must not
+    leave a silent task behind: `on_crash` (record and reset, on a board) or raise."""
+    try:
+        while True:
+            board.step()
+            await sleep_ms(STEP_MS)
+    except Exception as e:
+        if on_crash is None:
+            raise
+        on_crash(e)
 
 
 async def serve(board, link, sleep_ms):
@@ -56,9 +64,9 @@ async def _serve_stream(board, reader, writer):
             pass
 
 
-async def main(board, link, ready=None, sleep_ms=None):
+async def main(board, link, ready=None, sleep_ms=None, on_crash=None):
     sleep_ms = sleep_ms or asyncio.sleep_ms
-    s = asyncio.create_task(sense(board, sleep_ms))
+    s = asyncio.create_task(sense(board, sleep_ms, on_crash))
     try:
         if isinstance(link, tuple) and link[0] == "tcp":
             def on_conn(reader, writer):
@@ -85,19 +93,45 @@ def open_link(machine, lc, clock=None):
     return transport.Uart(transport.open_uart(machine, lc), lc.get("baud", 115200), clock)
 
 
+WDT_MS = 8000     # under the rp2 maximum of 8388 ms (ports/rp2/machine_wdt.c)
+
+
 def start(config_path="board.json"):
-    """Entry point on a board (main.py calls it)."""
+    """Entry point on a board (main.py calls it through boot.run, which resets on any error).
+
+    The watchdog starts before the sensors are built and is fed at every sensor step, so a
+    board that stops stepping (a hang, a dead task) resets within WDT_MS.
+    """
     import machine
     import time
     import micropython
-    from tableboard import config
+    from tableboard import config, boot
     from tableboard.board import Board
+    micropython.kbd_intr(-1)
     micropython.alloc_emergency_exception_buf(100)
-    cfg = config.load(config_path)
-    sp = cfg.get("safe_pin")
-    if sp is not None and machine.Pin(sp, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0:
-        print("safe mode: link not started, REPL free")
-        return
+    code, why = boot.reason(machine)
+    wdt = machine.WDT(timeout=WDT_MS)
+    cfg, bad = config.load_checked(config_path, chip_of())
+    if bad:
+        # Never a half-working board: no sensors at all, a FAULT to the host, the reason here.
+        print("board configuration refused:", "; ".join(bad))
+        code = names.BOARD_CONFIG
+    elif why and code == names.BOARD_CRASH:
+        print("restarted after:", why)
+    wdt.feed()
     board = Board(cfg, machine, time)
+    board.wdt = wdt
+    if code is not None:
+        board.restarted(code)
     link = open_link(machine, cfg.get("link", {}), time)
-    asyncio.run(main(board, link))
+
+    def on_crash(e):
+        boot.record(e)
+        machine.reset()
+    asyncio.run(main(board, link, on_crash=on_crash))
+
+
+def chip_of():
+    """The chip this runs on, as board configurations name it ("rp2040", "esp32", or None)."""
+    import sys
+    return {"rp2": "rp2040", "esp32": "esp32"}.get(sys.platform)

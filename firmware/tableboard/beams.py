@@ -1,8 +1,10 @@
 """Break-beam channels (pocket beams, the cue-ball return): one event per ball, stuck-beam faults.
 
-Pure state machines fed with (level, t_us) edges and ticked with the time; they
-call `emit(t_us, kind, index, value, flags)`.
+Pure state machines fed with (level, t) edges and ticked with the time; they
+call `emit(t, kind, index, value, flags)`. Times are raw `ticks_us`, compared only
+with `clock.diff` (see clock.py), so nothing here allocates after any uptime.
 """
+from tableboard import clock
 from shared_rules.link.names import POCKET, FAULT, UNKNOWN_BALL, FLAG_UNCERTAIN
 from shared_rules.link.names import FAULT_BLOCKED, FAULT_CLEAR, FAULT_SILENT
 
@@ -51,13 +53,13 @@ class Beam:
         self.blocked = blocked
         if blocked:
             self.block_t = t
-            if self.last_clear is None or t - self.last_clear >= self.debounce_us:
+            if self.last_clear is None or clock.diff(t, self.last_clear) >= self.debounce_us:
                 self.pending = True
                 self.pend_t = t
             else:
                 self.ball_on = True   # chatter: the same ball again
         else:
-            if self.pending and t - self.pend_t >= self.min_block_us:
+            if self.pending and clock.diff(t, self.pend_t) >= self.min_block_us:
                 self._confirm()
             self.pending = False
             if self.ball_on:
@@ -77,9 +79,12 @@ class Beam:
             self.reader.start(self.pend_t)
 
     def tick(self, t):
-        if self.pending and self.blocked and t - self.pend_t >= self.min_block_us:
+        if self.pending and self.blocked and clock.diff(t, self.pend_t) >= self.min_block_us:
             self._confirm()
-        if self.blocked and not self.stuck and t - self.block_t >= self.stuck_us:
+        # A raw time means nothing after half a ticks period: forget it once it no longer matters.
+        if self.last_clear is not None and clock.diff(t, self.last_clear) >= self.debounce_us:
+            self.last_clear = None
+        if self.blocked and not self.stuck and clock.diff(t, self.block_t) >= self.stuck_us:
             self.stuck = True
             self.emit(t, FAULT, self.fault_index, FAULT_BLOCKED, 0)
         r = self.reader

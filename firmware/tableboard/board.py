@@ -8,14 +8,14 @@ side is `link_out(buf)` (bytes to write) and `link_in(data)` (bytes read).
 from shared_rules.link.frames import FrameReader
 from shared_rules.link.names import ACK, LIGHTS, CUE, POCKET
 from shared_rules.link.names import FEATURE_BALL_ID, FEATURE_CUE_DETECTOR, FEATURE_MOTION
-from shared_rules.link.names import FEATURE_BUTTONS
+from shared_rules.link.names import FEATURE_BUTTONS, FAULT, FAULT_BOARD
 from shared_rules.link.sender import Sender
 
 from tableboard import VERSION
 from tableboard.clock import Clock
-from tableboard.isr import EdgeRing, edge_handler
+from tableboard.isr import EdgeRing, EdgeScan, edge_handler
 from tableboard.beams import Beam
-from tableboard.rails import Rail
+from tableboard.rails import Rail, RailArms
 from tableboard.motion import Motion
 from tableboard.buttons import Buttons
 from tableboard.lamps import Lamps
@@ -132,8 +132,17 @@ class Board:
         self.cfg = cfg
         self.machine = machine
         self.time = time_mod
-        self.clock = Clock(time_mod.ticks_us, time_mod.ticks_diff)
+        self.clock = Clock(time_mod.ticks_us, time_mod.ticks_diff, getattr(time_mod, "ticks_add", None))
         self.ring = EdgeRing(cfg.get("isr_ring", 128))
+        # "irq": a hard interrupt per pin (rp2); "scan": a timer samples every pin (ESP32, whose
+        # GPIO interrupts are only ever soft: scheduled, read late, lost when the queue is full).
+        self.edges = cfg.get("edges", "irq")
+        self.scan = None
+        self.scan_in_loop = False
+        self._scan_pins = []
+        self.wdt = None           # fed at every step (app.start sets it)
+        self.arms = RailArms(len(cfg.get("rails", [])), time_mod.ticks_us, time_mod.ticks_diff)
+        self.timers = []
         self.reader = FrameReader()
         self.channels = []
         self.pins = []
@@ -149,6 +158,7 @@ class Board:
         self.t = 0
         features = 0
         P = machine.Pin
+        self._sleep_us = getattr(time_mod, "sleep_us", None) or (lambda us: None)
         if cfg.get("analog_mux"):
             self._mux = [P(n, P.OUT, value=0) for n in cfg["analog_mux"]["select"]]
         table = None
@@ -162,7 +172,7 @@ class Board:
                 features |= FEATURE_BALL_ID
                 bus = self._bus(cc.get("i2c", 0))
                 mux = (cc.get("mux_addr", 0x70), cc["mux"]) if "mux" in cc else None
-                reader = colour.Reader(colour.TCS34725(bus, mux), table,
+                reader = colour.Reader(colour.TCS34725(bus, mux, sleep_us=self._sleep_us), table,
                                        samples=cc.get("samples", 8))
             beam = Beam(i, self._emit, kind=POCKET, blocked_level=pc.get("blocked", 0),
                         debounce_us=bcfg.get("debounce_ms", 30) * 1000,
@@ -186,9 +196,18 @@ class Board:
             rail = Rail(i, self._emit, self._analog(rc["adc"]),
                         threshold=rc.get("threshold", rcfg.get("threshold", 1000)),
                         dead_us=rc.get("dead_ms", rcfg.get("dead_ms", 30)) * 1000,
-                        settle_us=rcfg.get("settle_us", 1000), gain=rc.get("gain", 1.0))
+                        settle_us=rcfg.get("settle_us", 1000), gain=rc.get("gain", 1.0),
+                        arms=self.arms, k=i)
             self.rails.append(rail)
-            self._irq(rc["comp"], rail, None)
+            self._irq(rc["comp"], rail, None, self.arms.handler(i))
+        if self.rails and self.edges == "irq" and rcfg.get("sample_hz", 2000):
+            self.arms.timer = self._timer(rcfg.get("sample_hz", 2000), self.arms.sample, True)
+        if self.edges == "scan":
+            self.scan = EdgeScan(self.ring, self._scan_pins, time_mod.ticks_us, time_mod.ticks_diff,
+                                 1000000 // cfg.get("scan_hz", 1000))
+            self.scan.start()
+            if self._timer(cfg.get("scan_hz", 1000), self.scan.scan, False) is None:
+                self.scan_in_loop = True
         mc = cfg.get("motion")
         if mc:
             features |= FEATURE_MOTION
@@ -258,9 +277,11 @@ class Board:
             "pockets": len(cfg.get("pockets", [])), "rails": len(cfg.get("rails", [])),
             "features": features, "name": cfg.get("name", "table")},
             out_size=cfg.get("out_size", 1024))
-        self._next_input = 0
-        self._next_motion = 0
+        self._add = getattr(time_mod, "ticks_add", None) or (lambda a, b: a + b)
+        self._next_input = self.clock.raw
+        self._next_motion = self.clock.raw
         self._drain = self._on_edge
+        self._uptime = self.clock.us      # bound once: making a bound method allocates
 
     # --- building ---------------------------------------------------------------
 
@@ -272,6 +293,25 @@ class Board:
                                  freq=c.get("freq", 400000))
         return self._i2c[n]
 
+    def _timer(self, hz, callback, hard):
+        """A periodic machine.Timer calling `callback`; hard (an interrupt) where the port has it.
+
+        None when the port has no Timer (the virtual board): callers then do the work in the loop.
+        """
+        T = getattr(self.machine, "Timer", None)
+        if T is None:
+            return None
+        try:
+            try:
+                tm = T(mode=T.PERIODIC, freq=hz, callback=callback, hard=hard)
+            except TypeError:    # ESP32: Timer(id), no hard= (its callbacks are always scheduled)
+                tm = T(self.cfg.get("timer_id", 0))
+                tm.init(mode=T.PERIODIC, freq=hz, callback=callback)
+        except Exception:        # no usable timer: the main loop does the work, late
+            return None
+        self.timers.append(tm)
+        return tm
+
     def _analog(self, spec):
         """A function reading a u16 analog value: an ADC pin number, or {"adc": pin, "mux": channel}."""
         m = self.machine
@@ -282,7 +322,13 @@ class Board:
             pin = spec
             ch = None
         if pin not in self._adc:
-            self._adc[pin] = m.ADC(m.Pin(pin))
+            db = self.cfg.get("adc_atten_db")
+            if db is None:
+                self._adc[pin] = m.ADC(m.Pin(pin))
+            else:                # ESP32: 0 dB (its default) reads only up to about 1 V
+                A = m.ADC
+                at = {0: "ATTN_0DB", 2.5: "ATTN_2_5DB", 6: "ATTN_6DB", 11: "ATTN_11DB"}[db]
+                self._adc[pin] = A(m.Pin(pin), atten=getattr(A, at))
         adc = self._adc[pin]
         sel = self._mux
         if ch is None or sel is None:
@@ -294,7 +340,7 @@ class Board:
             return adc.read_u16()
         return read
 
-    def _irq(self, pin_no, target, pull):
+    def _irq(self, pin_no, target, pull, handler=None):
         P = self.machine.Pin
         if pull == "up":
             pin = P(pin_no, P.IN, P.PULL_UP)
@@ -305,29 +351,42 @@ class Board:
         ch = len(self.channels)
         self.channels.append(target)
         self.pins.append(pin)
-        h = edge_handler(self.ring, ch, self.time.ticks_us)
-        trig = P.IRQ_RISING | P.IRQ_FALLING
-        try:
-            pin.irq(handler=h, trigger=trig, hard=self.cfg.get("hard_irq", True))
-        except TypeError:
-            pin.irq(handler=h, trigger=trig)
+        if self.edges == "scan":
+            self._scan_pins.append(pin)
+        else:
+            h = handler or edge_handler(self.ring, ch, self.time.ticks_us)
+            # Hard only: a soft (scheduled) handler reads the level and the time late. A port
+            # without hard GPIO interrupts raises TypeError here: its config must say "edges": "scan".
+            pin.irq(handler=h, trigger=P.IRQ_RISING | P.IRQ_FALLING, hard=self.cfg.get("hard_irq", True))
         # A beam blocked at power-up has no edge to tell us: take the level now.
-        target.init(pin.value(), 0)
+        target.init(pin.value(), self.clock.raw)
 
     # --- running ----------------------------------------------------------------
 
-    def _emit(self, t_us, kind, index, value, flags):
-        self.sender.push_event(t_us, kind, index, value, flags)
+    def _emit(self, t, kind, index, value, flags):
+        """An event at raw ticks `t`: widened to 64-bit board time here, where it is framed."""
+        self.sender.push_event(self.clock.at(t), kind, index, value, flags)
+
+    def restarted(self, code):
+        """Tell the host why the board restarted (FAULT 255, codes in shared_rules/link/names.py)."""
+        self._emit(self.clock.raw, FAULT, FAULT_BOARD, code, 0)
+
+    def uptime_us(self):
+        return self.clock.us()
 
     def _on_edge(self, ch, level, raw):
-        self.channels[ch].edge(level, self.clock.at(raw))
+        self.channels[ch].edge(level, raw)
 
     def step(self):
-        """Advance every sensor to now; returns the board time in microseconds."""
+        """Advance every sensor to now; returns the raw ticks_us of now (see clock.py)."""
         t = self.clock.now()
         self.t = t
+        if self.wdt is not None:
+            self.wdt.feed()
+        if self.scan_in_loop:
+            self.scan.scan()
         self.ring.drain(self._drain)
-        lost = self.ring.take_lost()
+        lost = self.ring.take_lost(self.machine)
         if lost:
             self.isr_lost += lost
             self.sender.dropped = (self.sender.dropped + lost) & 0xFFFFFFFF
@@ -335,12 +394,13 @@ class Board:
             b.tick(t)
         for r in self.rails:
             r.tick(t)
-        if t >= self._next_input:
-            self._next_input = t + 10000
+        d = self.clock.diff
+        if d(t, self._next_input) >= 0:
+            self._next_input = self._add(t, 10000)
             if self.buttons is not None:
                 self.buttons.poll(t)
-        if self.motion is not None and t >= self._next_motion:
-            self._next_motion = t + self._motion_every
+        if self.motion is not None and d(t, self._next_motion) >= 0:
+            self._next_motion = self._add(t, self._motion_every)
             self.motion.poll(t)
         if self.lamps is not None:
             self.lamps.tick(t)
@@ -349,10 +409,10 @@ class Board:
     def link_out(self, buf, limit=-1):
         """Bytes due on the wire now, written into `buf` (at most `limit`); returns how many.
 
-        The sender's timers run on ticks_ms (a small int at any uptime); the 64-bit
-        board time only goes into the once-a-second HEARTBEAT.
+        The sender's timers run on ticks_ms (a small int at any uptime); the 64-bit board
+        time is handed over as a function, made only when a HEARTBEAT is framed.
         """
-        return self.sender.poll_into(self.time.ticks_ms(), self.t, buf, limit)
+        return self.sender.poll_into(self.time.ticks_ms(), self._uptime, buf, limit)
 
     def link_in(self, data):
         """Act on bytes from the host: ACK frees held frames, LIGHTS sets the lamps."""

@@ -9,6 +9,8 @@ from array import array
 
 from shared_rules.link.names import BUTTON, PRESS, LONG_PRESS
 
+from tableboard import clock
+
 
 class Buttons:
     def __init__(self, read, emit, count=10, debounce_us=20000, long_us=1000000):
@@ -21,14 +23,14 @@ class Buttons:
         self.raw_since = 0
         self.state = 0
         self.long_sent = 0
-        self.down_at = array("q", [0] * count)
+        self.down_at = array("L", [0] * count)   # raw ticks; "q" would allocate on every read
 
     def poll(self, t):
         raw = self.read() & ((1 << self.count) - 1)
         if raw != self.raw:
             self.raw = raw
             self.raw_since = t
-        changed = (raw ^ self.state) if t - self.raw_since >= self.debounce_us else 0
+        changed = (raw ^ self.state) if clock.diff(t, self.raw_since) >= self.debounce_us else 0
         for n in range(self.count):
             bit = 1 << n
             if changed & bit:
@@ -41,6 +43,6 @@ class Buttons:
                         self.emit(self.down_at[n], BUTTON, n, PRESS, 0)
                     self.long_sent &= ~bit
             elif self.state & bit and not self.long_sent & bit:
-                if t - self.down_at[n] >= self.long_us:
+                if clock.diff(t, self.down_at[n]) >= self.long_us:
                     self.long_sent |= bit
                     self.emit(self.down_at[n], BUTTON, n, LONG_PRESS, 0)

@@ -26,6 +26,7 @@ def rails(seconds=20, path="board.json"):
     for r in b.rails:
         r.threshold = 0
         r.gain = 1.0
+        r.gain_q = 1024
         r.emit = show
     end = time.ticks_add(time.ticks_ms(), seconds * 1000)
     while time.ticks_diff(end, time.ticks_ms()) > 0:
@@ -41,7 +42,7 @@ def ball(pocket, ball, rolls=5, path="board.json", out="colours.json"):
     if rd is None:
         print("pocket", pocket, "has no colour sensor")
         return
-    tab = colour.load_table(out) or {"white_c": 20000, "balls": []}
+    tab = colour.load_table(out) or {"white_c": colour.WHITE_C, "balls": []}
     feats = []
     while len(feats) < rolls:
         rd.got = []
@@ -53,7 +54,7 @@ def ball(pocket, ball, rolls=5, path="board.json", out="colours.json"):
                 rd.got.append(s)
             time.sleep_ms(3)
             b.step()
-        f = colour.features(rd.got, tab.get("white_c", 20000))
+        f = colour.features(rd.got, tab.get("white_c", colour.WHITE_C))
         if f:
             print("roll", len(feats) + 1, f)
             feats.append(f)
@@ -66,7 +67,7 @@ def ball(pocket, ball, rolls=5, path="board.json", out="colours.json"):
          "level": sum(f[3] for f in feats) / n}
     if ball == 0:
         # The cue ball is the white reference.
-        tab["white_c"] = max(s[0] for s in rd.got) if rd.got else tab.get("white_c", 20000)
+        tab["white_c"] = max(s[0] for s in rd.got) if rd.got else tab.get("white_c", colour.WHITE_C)
     tab["balls"] = [x for x in tab["balls"] if x.get("ball") != ball] + [e]
     with open(out, "w") as fh:
         json.dump(tab, fh)

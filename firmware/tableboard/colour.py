@@ -11,6 +11,8 @@ and nothing near enough gives 255.
 """
 from shared_rules.link.names import UNKNOWN_BALL, FLAG_UNCERTAIN
 
+from tableboard import clock
+
 ADDR = 0x29
 CMD = 0x80
 AUTO_INC = 0x20
@@ -21,22 +23,38 @@ ID = 0x12
 CDATA = 0x14
 PON = 0x01
 AEN = 0x02
+WARMUP_US = 2400      # datasheet: 2.4 ms after PON before the ADCs may be enabled
+
+
+def full_count(atime):
+    """The largest clear count an integration of `atime` can give: 1024 per 2.4 ms cycle."""
+    n = 1024 * (256 - atime)
+    return n if n < 65535 else 65535
+
+
+ATIME_DEFAULT = 0xFF
+WHITE_C = full_count(ATIME_DEFAULT)   # an uncalibrated table takes full scale as white
 
 
 class TCS34725:
     """Minimal driver; `mux` is an optional (address, channel) of a TCA9548A I2C switch."""
 
-    def __init__(self, i2c, mux=None, atime=0xFF, gain=1):
+    def __init__(self, i2c, mux=None, atime=ATIME_DEFAULT, gain=1, sleep_us=None):
         self.i2c = i2c
         self.mux = mux
         self.buf = bytearray(8)
         self.one = bytearray(1)
         self.ok = False
+        self.white_c = full_count(atime)
+        if sleep_us is None:
+            import time
+            sleep_us = time.sleep_us
         try:
             self._select()
             self._w(ENABLE, PON)
             self._w(ATIME, atime)        # 0xFF: 2.4 ms integration, fast enough for a rolling ball
             self._w(CONTROL, gain)       # 1: 4x gain
+            sleep_us(WARMUP_US)          # the oscillator's warm-up, counted from PON
             self._w(ENABLE, PON | AEN)
             self.ok = True
         except OSError:
@@ -81,7 +99,7 @@ def hue_of(r, g, b):
     return int(h) % 360, s
 
 
-def features(samples, white_c=20000, dark=0.12, white_sat=0.18):
+def features(samples, white_c=WHITE_C, dark=0.12, white_sat=0.18):
     """(hue or None, white share, dark share, level) of a ball from its samples, or None if empty.
 
     `white_c` is the clear count the calibrated white (the cue ball) gives.
@@ -196,21 +214,21 @@ class Reader:
         self.next_t = t
 
     def step(self, t, blocked):
-        if t >= self.next_t and len(self.got) < self.samples:
+        if clock.diff(t, self.next_t) >= 0 and len(self.got) < self.samples:
             s = self.sensor.read() if self.sensor is not None else None
             if s is None:
                 self.failed = True
             else:
                 self.got.append(s)
-            self.next_t = t + self.every_us
+            self.next_t = clock.add(t, self.every_us)
         done = len(self.got) >= self.samples or self.failed
-        if not done and not blocked and t - self.t0 >= self.linger_us + self.every_us * 2:
+        if not done and not blocked and clock.diff(t, self.t0) >= self.linger_us + self.every_us * 2:
             done = True
         if not done:
             return None
         self.busy = False
         tab = self.table or {}
-        f = features(self.got, tab.get("white_c", 20000)) if self.got else None
+        f = features(self.got, tab.get("white_c", WHITE_C)) if self.got else None
         ball, flags = classify(f, tab.get("balls"))
         self.got = []
         return ball, flags, self.t0, self.failed

@@ -39,3 +39,30 @@ def load(path):
     if bad:
         raise ValueError("; ".join(bad))
     return cfg
+
+
+def check_chip(cfg, chip):
+    """Problems of a configuration on `chip` (see tableboard/chips.py); empty when fine."""
+    from tableboard import chips
+    return chips.check(cfg, chip)
+
+
+def minimal(cfg):
+    """A configuration with no sensors: the board only speaks the link and reports its fault."""
+    return {"name": cfg.get("name", "table") if isinstance(cfg, dict) else "table",
+            "link": cfg.get("link", {}) if isinstance(cfg, dict) else {}}
+
+
+def load_checked(path, chip):
+    """(configuration, problems): the configuration, or a minimal one with the reasons it was refused."""
+    try:
+        with open(path) as f:
+            cfg = json.load(f)
+    except (OSError, ValueError) as e:
+        return minimal({}), ["%s: %s" % (path, e)]
+    bad = check(cfg)
+    if not bad:
+        bad = check_chip(cfg, chip)
+    if bad:
+        return minimal(cfg), bad
+    return cfg, []

@@ -26,10 +26,33 @@ class EdgeRing:
     def lost(self):
         return self.idx[LOST]
 
-    def take_lost(self):
-        n = self.idx[LOST]
-        self.idx[LOST] = 0
+    def take_lost(self, machine=None):
+        """The edges lost since the last call, read and cleared with interrupts off (else an
+        interrupt between the read and the clear would lose its count)."""
+        idx = self.idx
+        if machine is None:
+            n = idx[LOST]
+            idx[LOST] = 0
+            return n
+        st = machine.disable_irq()
+        n = idx[LOST]
+        idx[LOST] = 0
+        machine.enable_irq(st)
         return n
+
+    def put(self, ch, level, t):
+        """Queue one edge (from an interrupt or a scan); a full ring counts it lost."""
+        idx = self.idx
+        i = idx[HEAD]
+        j = (i + 1) & self.mask
+        if j == idx[TAIL]:
+            if idx[LOST] < 65535:
+                idx[LOST] += 1
+            return
+        self.ticks[i] = t
+        self.chan[i] = ch
+        self.level[i] = level
+        idx[HEAD] = j
 
     def drain(self, fn):
         """Call fn(chan, level, raw_ticks) for every queued edge, oldest first; returns the count."""
@@ -66,3 +89,47 @@ def edge_handler(ring, ch, ticks_us):
         idx[0] = j
 
     return handler
+
+
+class EdgeScan:
+    """Edges for a port without hard GPIO interrupts (ESP32): a periodic timer reads every pin
+    and queues each change into the ring, with the time of the scan.
+
+    An ESP32 timer callback is scheduled too (ports/esp32/machine_timer.c), so a scan can come
+    late or, with the 8-deep scheduler queue full, not at all. A scan later than twice its
+    period may have missed a pulse: each change it sees then also counts one lost edge, so
+    the host's `dropped` says so instead of nothing.
+    """
+
+    def __init__(self, ring, pins, ticks_us, ticks_diff, period_us=1000):
+        self.ring = ring
+        self.pins = pins
+        self.ticks_us = ticks_us
+        self.ticks_diff = ticks_diff
+        self.period_us = period_us
+        self.levels = bytearray(32)
+        self.last = array("L", [0, 0])     # ticks of the last scan, scans so far
+        self.late = 0
+
+    def start(self):
+        for ch in range(len(self.pins)):
+            self.levels[ch] = self.pins[ch].value()
+        self.last[0] = self.ticks_us()
+
+    def scan(self, timer=None):
+        t = self.ticks_us()
+        late = self.ticks_diff(t, self.last[0]) > 2 * self.period_us and self.last[1] > 0
+        self.last[0] = t
+        self.last[1] = 1
+        if late:
+            self.late += 1
+        ring = self.ring
+        for ch in range(len(self.pins)):
+            v = self.pins[ch].value()
+            if v != self.levels[ch]:
+                self.levels[ch] = v
+                if late:
+                    idx = ring.idx
+                    if idx[LOST] < 65535:
+                        idx[LOST] += 1
+                ring.put(ch, v, t)

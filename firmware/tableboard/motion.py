@@ -6,6 +6,8 @@ starts at `high`; it ends when activity stays under `low` for `still_us`.
 """
 from shared_rules.link.names import MOTION
 
+from tableboard import clock
+
 
 class Motion:
     def __init__(self, read, emit, high=3000, low=1500, still_us=1500000, rest=None, track=64):
@@ -34,6 +36,6 @@ class Motion:
         elif self.moving:
             if a >= self.low:
                 self.quiet_since = t
-            elif t - self.quiet_since >= self.still_us:
+            elif clock.diff(t, self.quiet_since) >= self.still_us:
                 self.moving = False
                 self.emit(t, MOTION, 0, 0, 0)

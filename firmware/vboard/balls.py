@@ -17,7 +17,7 @@ def rgb_of(hue, sat=0.8):
 
 
 def readings(ball, table, n=8):
-    wc = table.get("white_c", 20000)
+    wc = table.get("white_c", 1024)   # full scale of ATIME 0xFF (tableboard.colour.WHITE_C)
     e = None
     for x in table["balls"]:
         if x["ball"] == ball:

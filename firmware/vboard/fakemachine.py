@@ -12,30 +12,52 @@ PERIOD = 1 << 30
 HALF = PERIOD >> 1
 
 
+def ticks_diff(a, b):
+    return ((a - b + HALF) & (PERIOD - 1)) - HALF
+
+
+def ticks_add(a, d):
+    return (a + d) & (PERIOD - 1)
+
+
 class FakeTime:
     """`ticks_us`, `ticks_ms`, `ticks_diff`, `ticks_add` over a true clock that tests move."""
 
     def __init__(self, start_ticks=0):
         self.us = 0
         self.offset = start_ticks
+        self.machine = None       # a FakeMachine attached with machine.attach(time): timers, WDT
 
     def advance_us(self, n):
-        self.us += n
+        m = self.machine
+        end = self.us + n
+        if m is not None and m.timers:
+            m.run_until(self, end)
+        self.us = end
+        if m is not None:
+            m.after_advance(self)
 
     def advance_ms(self, n):
-        self.us += n * 1000
+        self.advance_us(n * 1000)
 
     def ticks_us(self):
+        if self.machine is not None:
+            self.machine.vm_check()
         return (self.us + self.offset) & (PERIOD - 1)
 
     def ticks_ms(self):
         return (self.us // 1000 + self.offset) & (PERIOD - 1)
 
-    def ticks_diff(self, a, b):
-        return ((a - b + HALF) & (PERIOD - 1)) - HALF
+    # Plain functions, as on a board: firmware keeps them (tableboard.clock) without keeping
+    # the clock, and so every machine and board behind it, alive.
+    ticks_diff = staticmethod(ticks_diff)
+    ticks_add = staticmethod(ticks_add)
 
-    def ticks_add(self, a, d):
-        return (a + d) & (PERIOD - 1)
+    def sleep_ms(self, n):
+        self.advance_us(n * 1000)
+
+    def sleep_us(self, n):
+        self.advance_us(n)
 
 
 class _Pin:
@@ -85,6 +107,7 @@ class _Pin:
     def irq(self, handler=None, trigger=12, hard=False):
         self.handler = handler
         self.trigger = trigger
+        self.hard = hard
 
     def drive(self, level):
         """The outside world sets the input level; an edge calls the handler like an interrupt."""
@@ -94,22 +117,42 @@ class _Pin:
         if self.handler is None or old == level:
             return
         if (level and self.trigger & self.IRQ_RISING) or (not level and self.trigger & self.IRQ_FALLING):
-            self.handler(self)
+            self.m.interrupt(self)
+
+
+def _akey(pin, mux):
+    return pin * 64 + (0 if mux is None else mux + 1)
 
 
 class _ADC:
+    """Analog values are set as an RP2040 reads them: 65535 at 3.3 V. A value set with a
+    `tau_us` decays like a peak-hold (a diode into a capacitor with a bleed resistor)."""
+
     def __init__(self, m, pin):
         self.m = m
         self.pin = pin.id if isinstance(pin, _Pin) else pin
 
     def read_u16(self):
         ch = None
-        if self.m.mux_select:
+        m = self.m
+        m.vm_check()
+        if m.mux_select:
             ch = 0
-            for k in range(len(self.m.mux_select)):
-                ch |= self.m.pin(self.m.mux_select[k]).level << k
-        self.m.adc_reads += 1
-        return self.m.analog.get((self.pin, ch), self.m.analog.get((self.pin, None), 0))
+            for k in range(len(m.mux_select)):
+                ch |= m.pin(m.mux_select[k]).level << k
+        m.adc_reads += 1
+        # Keys are ints, not tuples: a read allocates nothing, so tests may hold the heap locked.
+        key = _akey(self.pin, ch)
+        v = m.analog.get(key, None)
+        if v is None:
+            key = _akey(self.pin, None)
+            v = m.analog.get(key, 0)
+        decay = m.decay.get(key)
+        if decay is not None and m.clock is not None:
+            import math
+            t0, tau = decay
+            v = int(v * math.exp(-(m.clock.us - t0) / tau))
+        return v
 
 
 class FakeTCS:
@@ -316,10 +359,12 @@ class FakeMachine:
     """Stands in for the `machine` module: Pin, ADC, I2C, UART, unique_id, with handles for tests
     (`uarts[id]` is the last UART opened on that id)."""
 
-    def __init__(self):
+    def __init__(self, port="rp2"):
         m = self
+        self.port = port
         self.pins = {}
         self.analog = {}
+        self.decay = {}
         self.mux_select = None
         self.tcs = {}
         self.expanders = {0x20: FakeMCP(), 0x21: FakeMCP()}
@@ -354,6 +399,43 @@ class FakeMachine:
         self.ADC = ADC
         self.I2C = I2C
         self.UART = UART
+        self.clock = None
+        self.busy = False            # the main thread is inside a long C call (a blocking write)
+        self.mp = None
+        self.timers = []
+        self.wdt = None
+        self.irq_disabled = 0
+        self.latched = []
+        self.host_stream = None
+        self.usb = None
+        self.cause = 1
+        if port != "rp2":
+            self.attach(None)
+
+    # Port models (rp2 vs esp32: reset, watchdog, timers, scheduler, interrupt char, ESP32 pins
+    # and ADC) live in vboard/fakechip.py, loaded by `attach`: a test that wants them attaches
+    # its clock; the virtual board, without them, keeps its heap for the firmware.
+
+    def attach(self, clock):
+        """Let the fake clock drive this machine's timers and watchdog (loads vboard.fakechip)."""
+        from vboard import fakechip
+        fakechip.install(FakeMachine, _ADC)
+        fakechip.port_init(self)
+        if clock is not None:
+            self.clock = clock
+            clock.machine = self
+
+    def interrupt(self, pin):
+        pin.handler(pin)
+
+    def vm_check(self):
+        pass
+
+    def disable_irq(self):
+        return 0
+
+    def enable_irq(self, state=0):
+        pass
 
     def pin(self, n):
         p = self.pins.get(n)
@@ -362,8 +444,13 @@ class FakeMachine:
             self.pins[n] = p
         return p
 
-    def set_analog(self, pin, value, mux=None):
-        self.analog[(pin, mux)] = value
+    def set_analog(self, pin, value, mux=None, tau_us=None):
+        key = _akey(pin, mux)
+        self.analog[key] = value
+        if tau_us is None:
+            self.decay.pop(key, None)
+        else:
+            self.decay[key] = (self.clock.us, tau_us)
 
     def colour(self, bus, channel=None):
         d = self.tcs.get((bus, channel))

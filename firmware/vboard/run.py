@@ -121,6 +121,8 @@ def main():
         if n is not None:
             m.pin(n).level = 1
     bid = int(a["--boot-id"]) if a["--boot-id"] else None
+    import gc
+    gc.collect()                 # the source was compiled here: give the board unfragmented room
     board = Board(cfg, m, time, boot_id=bid)
     player = Player(board, m, cfg, table, lines)
     port = int(a["--port"])

@@ -70,10 +70,27 @@ def _fouled(state, events):
     return any(isinstance(e, dict) and e.get("event") == "foul" for e in events or ())
 
 
+BOARD_WORDS = {
+    "en": {"watchdog": "WATCHDOG", "crash": "CRASH", "brownout": "POWER DIP", "reset_button": "RESET",
+           "soft_reset": "RESTART", "bad_config": "CONFIG"},
+    "ru": {"watchdog": "СТОРОЖ", "crash": "СБОЙ", "brownout": "ПИТАНИЕ", "reset_button": "СБРОС",
+           "soft_reset": "ПЕРЕЗАПУСК", "bad_config": "КОНФИГ"},
+}
+
+
+def _board_fault(state):
+    """The board's own fault code (state.faults entry with "what": "board"), or None."""
+    for f in state.get("faults") or ():
+        if isinstance(f, dict) and f.get("what") == "board" and isinstance(f.get("fault"), str):
+            return f["fault"]
+    return None
+
+
 def alert(state, events=(), lang="en", width=WIDTH):
     """The single most urgent thing to show, or None.
 
-    Order: winner, sensors down, decision pending, ball to identify, warning
+    Order: winner, sensors down, decision pending, ball to identify, the board restarted
+    by itself (until the next game), warning
     (second consecutive foul), foul on the last shot, ball in hand.
     """
     phase = state.get("phase")
@@ -93,6 +110,9 @@ def alert(state, events=(), lang="en", width=WIDTH):
         return _fit(word("decision", lang), width)
     if state.get("needs"):
         return _fit(word("identify", lang), width)
+    board = _board_fault(state)
+    if board:
+        return _fit(word("board", lang) + ": " + BOARD_WORDS.get(lang, {}).get(board, board.upper()), width)
     warning = state.get("warning")
     if isinstance(warning, dict):
         who = warning.get("player")

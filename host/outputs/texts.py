@@ -14,6 +14,7 @@ WORDS = {
         "decision": "DECISION",
         "identify": "IDENTIFY BALL",
         "no_link": "NO SENSORS",
+        "board": "BOARD",
         "game_over": "GAME OVER",
     },
     "ru": {
@@ -25,6 +26,7 @@ WORDS = {
         "decision": "ВЫБОР",
         "identify": "УКАЖИТЕ ШАР",
         "no_link": "НЕТ ДАТЧИКОВ",
+        "board": "ПЛАТА",
         "game_over": "КОНЕЦ ИГРЫ",
     },
 }

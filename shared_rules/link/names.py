@@ -56,3 +56,17 @@ def pocket_index(p):
         if len(p) == 1 and p in "012345":
             return int(p)
     return None
+
+# FAULT with index 255 is the board itself (firmware 1.1+): sent once after HELLO when the
+# board restarted for a reason other than power-on, or cannot run its configuration.
+# Values start at 16 so that a host knowing only the sensor faults 1-3 never mistakes them.
+FAULT_BOARD = 255
+BOARD_WATCHDOG = 16
+BOARD_CRASH = 17
+BOARD_BROWNOUT = 18
+BOARD_HARD_RESET = 19
+BOARD_SOFT_RESET = 20
+BOARD_CONFIG = 21
+BOARD_FAULTS = {BOARD_WATCHDOG: "watchdog", BOARD_CRASH: "crash", BOARD_BROWNOUT: "brownout",
+                BOARD_HARD_RESET: "reset_button", BOARD_SOFT_RESET: "soft_reset",
+                BOARD_CONFIG: "bad_config"}

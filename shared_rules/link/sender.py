@@ -263,6 +263,8 @@ class Sender:
             self.rto = RTO_MAX if r > RTO_MAX else r
         if _since(now, self._last_hb) >= HEARTBEAT_MS and room >= _HB_MAX:
             self._last_hb = now
+            if callable(t_us):   # the board hands a function: its 64-bit time is made only here
+                t_us = t_us()
             s = self._scratch
             struct.pack_into("<BHIQHI", s, 0, HEARTBEAT, self.next_seq(), self.boot_id,
                              t_us, held if held < 0xFFFF else 0xFFFF, self.dropped)

@@ -96,6 +96,7 @@ class Commands:
         # The game it replaces stays one undo away (a new game pressed by mistake is not final).
         self.before_new = self._whole_game() if self.g is not None else None
         self.g = fresh
+        self.faults = [f for f in self.faults if f.get("what") != "board"]   # seen through a game
         self.history = []
         self.pending = None
         self.facts_open = False
@@ -502,6 +503,8 @@ class Commands:
                           "Кнопка не принята: " + res["error"])])
 
     def _fault(self, index, value):
+        if index == names.FAULT_BOARD:
+            return self._board_fault(value)
         label = ("pocket " + names.POCKETS[index] if 0 <= index <= 5 else
                  "rail " + names.RAILS[index - 16] if 16 <= index <= 21 else "sensor {}".format(index))
         if value == names.FAULT_CLEAR:
@@ -513,3 +516,16 @@ class Commands:
             self.faults.append({"sensor": index, "what": label, "fault": why})
         return _ok([event("warning", None, [], "Sensor fault: {} {}".format(label, why),
                           "Неисправность датчика: {} ({})".format(label, why))])
+
+    def _board_fault(self, value):
+        """FAULT 255: the board restarted by itself (watchdog, crash...) or refused its
+        configuration. Shown in the state until the next new game; a newer one replaces it."""
+        code = names.BOARD_FAULTS.get(value, "restart")
+        if value == names.BOARD_CONFIG:
+            text, ru = "board configuration refused", "конфигурация платы отвергнута"
+        else:
+            text = "board restarted: " + code.replace("_", " ")
+            ru = "плата перезапустилась: " + code.replace("_", " ")
+        self.faults = [f for f in self.faults if f.get("what") != "board"]
+        self.faults.append({"sensor": None, "what": "board", "fault": code, "text": text})
+        return _ok([event("warning", None, [], text[0].upper() + text[1:], ru[0].upper() + ru[1:])])

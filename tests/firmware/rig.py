@@ -47,10 +47,15 @@ BUDGET = 64
 
 
 class Rig:
-    def __init__(self, cfg=None, start_ticks=0, boot_id=0x12345678, machine=None, clock=None):
-        self.m = machine or FakeMachine()
-        self.time = clock or FakeTime(start_ticks)
+    def __init__(self, cfg=None, start_ticks=0, boot_id=0x12345678, machine=None, clock=None,
+                 ports=False):
         self.cfg = cfg or load_cfg()
+        esp32 = self.cfg.get("chip") == "esp32"
+        self.m = machine or FakeMachine(port="esp32" if esp32 else "rp2")
+        self.time = clock or FakeTime(start_ticks)
+        if ports or esp32:
+            # The port models (vboard/fakechip.py): timers and the watchdog on the fake clock.
+            self.m.attach(self.time)
         if self.cfg.get("analog_mux"):
             self.m.mux_select = self.cfg["analog_mux"]["select"]
         # Beams and the cue detector idle high (beam seen), unless a test set the pin already.
@@ -61,7 +66,7 @@ class Rig:
             if n not in self.m.pins:
                 self.m.pin(n).level = 1
         self.board = Board(self.cfg, self.m, self.time, boot_id=boot_id)
-        self.buf = bytearray(2048)
+        self.buf = bytearray(512)     # what one step may write: keeps a 192K heap unfragmented
         self.reader = FrameReader()
         self.hellos = []
         self.hbs = []
@@ -93,11 +98,15 @@ class Rig:
     def beam(self, pocket, blocked):
         self.pin_of_pocket(pocket).drive(0 if blocked else 1)
 
-    def impact(self, rail, strength):
+    def impact(self, rail, strength, tau_us=None):
+        """A ball hits `rail`: its peak-hold charges to `strength` (and bleeds with `tau_us`),
+        its comparator pulses. A scanning board (ESP32) needs the pulse stretched to 2 ms."""
         rc = self.cfg["rails"][rail]
-        self.m.set_analog(rc["adc"]["adc"], strength, rc["adc"]["mux"])
+        self.m.set_analog(rc["adc"]["adc"], strength, rc["adc"]["mux"], tau_us)
         p = self.m.pin(rc["comp"])
         p.drive(1)
+        if self.cfg.get("edges") == "scan":
+            self.run_ms(2)
         p.drive(0)
 
     def show_colour(self, pocket, readings):

@@ -247,10 +247,10 @@ def test_isr_ring_full_counts_the_loss_in_dropped():
     r = Rig()
     r.run_ms(10)
     n = r.board.ring.size
-    p = r.m.pin(9)
+    p = r.pin_of_pocket(0)
     for _ in range(n):
-        p.drive(1)
         p.drive(0)
+        p.drive(1)
     r.run_ms(1100)
     hb = r.heartbeats()[-1]
     assert hb["dropped"] == n + 1      # 2n edges into a ring holding n - 1
@@ -319,7 +319,9 @@ def test_board_reset_says_hello_again_with_a_new_boot_id_from_seq_0():
     a.run_ms(50)
     a.impact(0, 5000)
     a.run_ms(50)
-    b = Rig(machine=m, boot_id=222)      # power cycle: same pins, new firmware state
+    a = None                             # power cycle: the old firmware state is gone,
+    gc.collect()
+    b = Rig(machine=m, boot_id=222)      # same pins, new firmware state
     b.run_ms(50)
     hello = b.hellos
     assert hello[0]["boot_id"] == 222 and hello[0]["seq"] == 0

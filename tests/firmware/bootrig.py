@@ -1,0 +1,129 @@
+"""Boots the real firmware/main.py on the port models (vboard/fakechip.py), MicroPython only.
+
+`boot(...)` installs the fake `machine`, `time`, `micropython`, `sys` and `select` in
+sys.modules, runs main.py's source as the board would after a reset, and returns what the
+host read from the fake USB CDC until the first HELLO went out (or the board stopped). The
+daemon may be sending all along: `host_stream` gives its next bytes at every check point of
+the VM (vboard.fakechip: bytes arriving while Ctrl-C is armed raise KeyboardInterrupt).
+"""
+import os
+import sys
+
+from shared_rules.link.frames import FrameReader
+from shared_rules.link.names import HELLO
+
+from vboard.fakemachine import FakeMachine, FakeTime, FakeUSB
+from vboard import fakechip
+
+
+class PowerOff(BaseException):
+    """The test unplugs the board (not an Exception: nothing in the firmware catches it)."""
+
+
+def _firmware_dir():
+    f = __file__
+    i = f.rfind("tests/firmware")
+    return (f[:i] if i > 0 else "") + "firmware"
+
+
+FW = _firmware_dir()
+NAMES = ("machine", "time", "micropython", "sys", "select")
+
+
+def workdir(cfg):
+    """A fresh folder standing in for the board's flash, with `cfg` as board.json."""
+    import json
+    d = sys.argv[1] if len(sys.argv) > 1 else "/tmp/fw-boot"
+    try:
+        os.mkdir(d)
+    except OSError:
+        pass
+    for f in ("board.json", "crash.txt"):
+        try:
+            os.remove(d + "/" + f)
+        except OSError:
+            pass
+    with open(d + "/board.json", "w") as f:
+        json.dump(cfg, f)
+    return d
+
+
+class Boot:
+    """One board (a FakeMachine that survives resets, like the chip) booted again and again."""
+
+    def __init__(self, cfg, port="rp2", platform="rp2"):
+        self.cfg = cfg
+        self.port = port
+        self.platform = platform
+        self.dir = workdir(cfg)
+        self.cause = fakechip.PWRON_RESET
+        self.frames = []
+        self.reset = None
+
+    def boot(self, host_stream=None, pending_interrupt=False, stop=None, on_read=None):
+        """Power up (or come back from a reset); returns the frames the host read.
+
+        `stop(frames)` says when the test has seen enough (default: a HELLO went out);
+        `on_read(pin)` runs at every pin read (a fault to inject)."""
+        m = FakeMachine(port=self.port)
+        m.on_read = on_read
+        clock = FakeTime()
+        m.attach(clock)
+        m.cause = self.cause
+        for p in self.cfg.get("pockets", []):
+            m.pin(p["beam"]).level = 1
+        usb = fakechip.usb_with_interrupt_char(FakeUSB(), m)
+        m.host_stream = host_stream
+        if pending_interrupt:                 # a 0x03 came while boot.py ran
+            m.mp.pending = KeyboardInterrupt()
+        reader = FrameReader()
+        got = []
+        stop = stop or (lambda fs: [f for f in fs if f["type"] == HELLO])
+        write = usb.stdout.write
+
+        def host_reads(data):
+            n = write(data)
+            got.extend(reader.feed(usb.host_read()))
+            if stop(got):
+                raise PowerOff()
+            return n
+        usb.stdout.write = host_reads
+        fsys = fakechip.FakeSys(usb)
+        fsys.platform = self.platform
+        saved = {}
+        for k in NAMES:
+            saved[k] = sys.modules.get(k)
+        sys.modules["machine"] = m
+        sys.modules["time"] = clock
+        sys.modules["micropython"] = m.mp
+        sys.modules["sys"] = fsys
+        sys.modules["select"] = fakechip.FakeSelect(usb)
+        here = os.getcwd()
+        os.chdir(self.dir)
+        self.reset = None
+        self.machine = m
+        try:
+            with open(FW + "/main.py") as f:
+                src = f.read()
+            exec(src, {"__name__": "__main__"})
+        except PowerOff:
+            pass
+        except fakechip.Reset as e:
+            self.reset = e.cause
+        finally:
+            # A reset clears everything: no task of this boot may live on into the next one.
+            import asyncio
+            import gc
+            from asyncio import core
+            asyncio.new_event_loop()
+            core.cur_task = None
+            gc.collect()
+            os.chdir(here)
+            for k in NAMES:
+                if saved[k] is None:
+                    del sys.modules[k]
+                else:
+                    sys.modules[k] = saved[k]
+        self.cause = m.cause
+        self.frames = got
+        return got
