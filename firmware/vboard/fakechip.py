@@ -377,8 +377,10 @@ class FakeSys:
 
 
 class FakeSelect:
-    """`select.poll` over a FakeUSB's stdin (the real one needs a real stream)."""
+    """`select.poll` over a FakeUSB: readable when a byte waits; always writable (FakeUSB takes
+    every byte; vboard.fakeports models ports that do not)."""
     POLLIN = 1
+    POLLOUT = 4
 
     def __init__(self, usb):
         self.usb = usb
@@ -388,9 +390,11 @@ class FakeSelect:
 
         class Poll:
             def register(self, stream, flags=1):
-                pass
+                self.flags = flags
 
             def ipoll(self, timeout=-1):
+                if self.flags & 4:
+                    return [(usb.stdout, 4)]
                 return [(usb.stdin, 1)] if usb.ready() else []
         return Poll()
 

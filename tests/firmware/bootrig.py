@@ -65,6 +65,10 @@ class Boot:
 
         `stop(frames)` says when the test has seen enough (default: a HELLO went out);
         `on_read(pin)` runs at every pin read (a fault to inject)."""
+        import gc
+        self.machine = None           # the last boot's chip state goes, as at a reset
+        self.frames = []
+        gc.collect()
         m = FakeMachine(port=self.port)
         m.on_read = on_read
         clock = FakeTime()

@@ -108,12 +108,12 @@ def test_at_the_small_int_edge_the_loop_still_allocates_nothing():
     soft_impacts(r)
     half = e.half
     age(r, half - 1, half - 1)
-    age(r, half - 1 - 600000, half - 1)
-    e.t0 = e.mask - 300000 - e.us                          # ticks wrap 0.3 s from now
-    e.ms0 = e.mask - 300 - e.us // 1000
-    r.board.clock.raw = e.ticks_us()
+    age(r, half - 1 - 3000000, half - 1)
+    age(r, e.mask - e.ticks_us() - 1300000, half - 1)      # ticks wrap ~0.3 s into the run
     after_heartbeat(r)
+    t = e.ticks_us()
     assert locked_ms(r, 900)
+    assert e.ticks_us() < t                                # the ticks wrapped meanwhile
     assert r.board.uptime_us() > e.mask                    # past the edge, and still counting
 
 
