@@ -206,12 +206,22 @@ class Board:
             self.scan = EdgeScan(self.ring, self._scan_pins, time_mod.ticks_us, time_mod.ticks_diff,
                                  1000000 // cfg.get("scan_hz", 1000))
             self.scan.start()
-            if self._timer(cfg.get("scan_hz", 1000), self.scan.scan, False) is None:
+            if self.rails:
+                # The scan arms a rail at its edge and samples its peak settle_us later.
+                for ch in range(len(self.channels)):
+                    if isinstance(self.channels[ch], Rail):
+                        self.scan.rail_of[ch] = self.channels[ch].k
+                self.scan.arms = self.arms
+            self.arms.timer = self._timer(cfg.get("scan_hz", 1000), self.scan.scan, False)
+            if self.arms.timer is None:
                 self.scan_in_loop = True
         mc = cfg.get("motion")
         if mc:
             features |= FEATURE_MOTION
-            self.motion = Motion(self._analog(mc["adc"]), self._emit, high=mc.get("high", 3000),
+            read = self._analog(mc["adc"])
+            if self.arms.timer is not None and self.edges == "irq":
+                read = self._guarded(read)
+            self.motion = Motion(read, self._emit, high=mc.get("high", 3000),
                                  low=mc.get("low", 1500), still_us=mc.get("still_ms", 1500) * 1000)
             self._motion_every = mc.get("every_ms", 20) * 1000
         bc = cfg.get("buttons")
@@ -311,6 +321,18 @@ class Board:
             return None
         self.timers.append(tm)
         return tm
+
+    def _guarded(self, read):
+        """`read` with interrupts off: the rail sampler's timer interrupt uses the same ADC
+        (and mux), and must not switch it between a select and a conversion."""
+        m = self.machine
+
+        def r():
+            st = m.disable_irq()
+            v = read()
+            m.enable_irq(st)
+            return v
+        return r
 
     def _analog(self, spec):
         """A function reading a u16 analog value: an ADC pin number, or {"adc": pin, "mux": channel}."""

@@ -110,6 +110,8 @@ class EdgeScan:
         self.levels = bytearray(32)
         self.last = array("L", [0, 0])     # ticks of the last scan, scans so far
         self.late = 0
+        self.rail_of = bytearray(b"\xff" * 32)   # channel -> rail number (255: not a rail)
+        self.arms = None                        # rails.RailArms, armed and sampled here
 
     def start(self):
         for ch in range(len(self.pins)):
@@ -133,3 +135,9 @@ class EdgeScan:
                     if idx[LOST] < 65535:
                         idx[LOST] += 1
                 ring.put(ch, v, t)
+                k = self.rail_of[ch]
+                if k != 255 and v == 1 and self.arms.state[k] == 0:
+                    self.arms.at[k] = t
+                    self.arms.state[k] = 1
+        if self.arms is not None:
+            self.arms.sample()

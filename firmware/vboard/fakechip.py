@@ -146,6 +146,8 @@ class _Timer:
             self.due += self.period_us
         if self.m.port == "esp32":
             self.m.mp.sched(self.callback, self)
+            if not self.m.busy:              # the VM runs Python: it checks the queue soon
+                self.m.mp.run_scheduled()
         else:
             self.m.interrupt_call(self.callback, self)
 

@@ -147,6 +147,22 @@ def test_esp32_beams_and_rails_work_by_scan_and_a_late_scan_counts_lost_edges():
     assert r.board.isr_lost > 0                    # counted, so the host's `dropped` shows it
 
 
+def test_esp32_rail_peaks_are_sampled_by_the_scan_not_the_stuck_loop():
+    r = Rig(cfg=load_cfg("esp32.json"))
+    r.run_ms(10)
+    rc = r.cfg["rails"][4]
+    r.m.set_analog(rc["adc"]["adc"], 30000, rc["adc"]["mux"], 20000)
+    p = r.m.pin(rc["comp"])
+    p.drive(1)
+    r.time.advance_us(2000)               # the comparator pulse, stretched to 2 ms
+    p.drive(0)
+    r.time.advance_us(60000)              # the loop is busy 60 ms in Python (I2C reads, GC): the
+                                          # scheduler still runs the scan between bytecodes
+    r.run_ms(5)
+    v = [e["value"] for e in r.events(RAIL)]
+    assert len(v) == 1 and v[0] >= 25000, v
+
+
 def test_esp32_pin_maps_avoid_strapping_pins_and_the_adc1_glitch_pins():
     assert config.check_chip(load_cfg("esp32.json"), "esp32") == []
     assert config.check_chip(load_cfg("pico.json"), "rp2040") == []
