@@ -7,6 +7,7 @@ from shared_rules.link import names
 from shared_rules.rules import common, settings as settings_mod
 from shared_rules.rules.data import clone, is_int
 from shared_rules.rules.events import event
+from shared_rules.rules.messages import say, say_each
 from shared_rules.rules.game import new_game_state
 from shared_rules.rules.games import GAMES, module_for
 
@@ -105,10 +106,8 @@ class Commands:
         clauses = ["GEN.RACK", module_for(game).SETUP_CLAUSE]
         if st["shot_clock"]:
             clauses.append("GEN.SLOW-PLAY")    # a time limit to prepare and play each shot
-        ev = [event("rerack", breaker, clauses,
-                    "New {} game: {} v {}; {} breaks".format(game, players[0], players[1], players[breaker]),
-                    "Новая партия ({}): {} — {}; разбивает {}".format(game, players[0], players[1],
-                                                                      players[breaker]))]
+        ev = []
+        common.tell(ev, "rerack", breaker, clauses, "new_game", game, players[0], players[1], players[breaker])
         return _ok(ev)
 
     def _fresh(self, game, players, breaker, st, race, target):
@@ -138,15 +137,17 @@ class Commands:
             return _fail(err)
         g["called"] = {"ball": ball, "pocket": names.POCKETS[pocket] if pocket is not None else None}
         g["safety"] = False
+        en, ru = self._call_words(g, ball, pocket)
         return _ok([event("call", g["shooter"], ["EB.CALL" if g["game"] == "eight-ball" else
                                                   "SP.CALL" if g["game"] == "straight-pool" else "NB.NO-CALL"],
-                          "{} calls {}{}".format(common.name(g, g["shooter"]),
-                                                 "ball {}".format(ball) if ball is not None else "",
-                                                 " in " + names.POCKETS[pocket] if pocket is not None else ""),
-                          "{} заказывает {}{}".format(common.name(g, g["shooter"]),
-                                                      "шар {}".format(ball) if ball is not None else "",
-                                                      " в " + names.POCKETS[pocket] if pocket is not None else ""),
-                          {"ball": ball, "pocket": g["called"]["pocket"]})])
+                          en, ru, {"ball": ball, "pocket": g["called"]["pocket"]})])
+
+    def _call_words(self, g, ball, pocket):
+        """"Anna calls ball 3 in foot-left" (or only the ball, or only the pocket), per language."""
+        b = say("call_ball", ball) if ball is not None else ("", "")
+        k = say("call_pocket", names.POCKETS[pocket]) if pocket is not None else ("", "")
+        who = common.name(g, g["shooter"])
+        return say_each("call", (who, b[0], k[0]), (who, b[1], k[1]))
 
     def _cmd_safety(self, body, t_us):
         err = self._idle_error()
@@ -159,8 +160,7 @@ class Commands:
         g["safety"] = True
         g["called"] = None
         return _ok([event("safety", g["shooter"], [module_for(g["game"]).SAFETY_CLAUSE],
-                          "{} plays a safety".format(common.name(g, g["shooter"])),
-                          "{} объявляет отыгрыш".format(common.name(g, g["shooter"])))])
+                          *say("safety", common.name(g, g["shooter"])))])
 
     def _cmd_push_out(self, body, t_us):
         err = self._idle_error()
@@ -172,8 +172,7 @@ class Commands:
             return _fail(err)
         g["push_out"] = True
         return _ok([event("push_out", g["shooter"], ["NB.PUSH"],
-                          "{} announces a push-out".format(common.name(g, g["shooter"])),
-                          "{} объявляет пуш-аут".format(common.name(g, g["shooter"])))])
+                          *say("push_out", common.name(g, g["shooter"])))])
 
     def _cmd_choose(self, body, t_us):
         g = self.g
@@ -207,9 +206,7 @@ class Commands:
             self.facts_open = False
         else:
             self.chosen = None
-            events.append(event("warning", d["player"] if d else g["shooter"], ["GEN.HANGING-EARLY"],
-                                "The late ball changed the shot: the earlier choice no longer applies",
-                                "Поздно упавший шар изменил удар: прежний выбор не действует"))
+            common.tell(events, "warning", d["player"] if d else g["shooter"], ["GEN.HANGING-EARLY"], "choice_void")
 
     def _last_shot_error(self):
         if self.open is not None:
@@ -354,9 +351,8 @@ class Commands:
         self.facts_open = False
         self.ended_us = None
         g = self.g
-        events.append(event("undo", g["shooter"], ["GEN.INTERFERENCE", "GEN.HANGING-SHOT"],
-                            "Last shot taken back: {} to shoot".format(common.name(g, g["shooter"])),
-                            "Последний удар отменён: бьёт {}".format(common.name(g, g["shooter"]))))
+        common.tell(events, "undo", g["shooter"], ["GEN.INTERFERENCE", "GEN.HANGING-SHOT"], "undo",
+                    common.name(g, g["shooter"]))
         return _ok(events)
 
     def _whole_game(self):
@@ -373,11 +369,10 @@ class Commands:
         self.ended_us = None
         self.before_new = None
         g = self.g
-        return _ok([event("undo", g["shooter"], [],
-                          "New game taken back: the {} game goes on, {} to shoot".format(
-                              g["game"], common.name(g, g["shooter"])),
-                          "Новая партия отменена: прежняя партия ({}) продолжается, бьёт {}".format(
-                              g["game"], common.name(g, g["shooter"])), {"new_game": True})])
+        events = []
+        common.tell(events, "undo", g["shooter"], [], "undo_new_game", g["game"], common.name(g, g["shooter"]),
+                    extra={"new_game": True})
+        return _ok(events)
 
     def _cmd_rename(self, body, t_us):
         """A player's name, changed between shots without touching the game (e.g. from Home
@@ -415,8 +410,7 @@ class Commands:
         self.facts_open = False    # the next game is under way: the last game's final shot stays as judged
         self.chosen = None
         return _ok([event("turn", b, ["GEN.LAG", "SP.BREAK-CHOICE"],
-                          "{} won the lag; {} breaks".format(common.name(g, w), common.name(g, b)),
-                          "{} выиграл розыгрыш; разбивает {}".format(common.name(g, w), common.name(g, b)))])
+                          *say("lag", common.name(g, w), common.name(g, b)))])
 
     def _cmd_spot(self, body, t_us):
         """GEN.POCKETED: a ball rolled in along the rail on purpose is put back, no penalty."""
@@ -464,8 +458,7 @@ class Commands:
         self.facts_open = False
         self.chosen = None
         return _ok([event("rerack", w, ["GEN.STALEMATE"],
-                          "Stalemate: balls re-racked; {} plays from the kitchen".format(common.name(g, w)),
-                          "Глухая позиция: шары в пирамиду; {} играет из дома".format(common.name(g, w)))])
+                          *say("stalemate", common.name(g, w)))])
 
     # ----------------------------------------------------- buttons and faults
     def _button(self, index, value, t):

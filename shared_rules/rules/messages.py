@@ -9,6 +9,24 @@ Keys: plain ones are shared steps (common.py) and the foul codes of CONTRACT sec
 """
 
 EN = """
+new_game: New {} game: {} v {}; {} breaks
+call: {} calls {}{}
+call_ball: ball {}
+call_pocket:  in {}
+safety: {} plays a safety
+push_out: {} announces a push-out
+choice_void: The late ball changed the shot: the earlier choice no longer applies
+undo: Last shot taken back: {} to shoot
+undo_new_game: New game taken back: the {} game goes on, {} to shoot
+lag: {} won the lag; {} breaks
+stalemate: Stalemate: balls re-racked; {} plays from the kitchen
+hanging_early: A hanging ball dropped in time and counts for the last shot
+hanging_late: Ball dropped {} s after the shot: put it back on the lip of {}
+shot: {} is shooting
+guessed: Play went on without identifying the ball: best guess used
+implied_choice: Play went on: taken as '{}'
+deciding_lag: Deciding game: lag for the break
+next_rack: Game {}: {} breaks
 foul: Foul by {}: {}
 turn: {} to shoot
 ball_in_hand: {}: ball in hand
@@ -80,6 +98,24 @@ sp.accept: {} plays the table as it lies
 """
 
 RU = """
+new_game: Новая партия ({}): {} — {}; разбивает {}
+call: {} заказывает {}{}
+call_ball: шар {}
+call_pocket:  в {}
+safety: {} объявляет отыгрыш
+push_out: {} объявляет пуш-аут
+choice_void: Поздно упавший шар изменил удар: прежний выбор не действует
+undo: Последний удар отменён: бьёт {}
+undo_new_game: Новая партия отменена: прежняя партия ({}) продолжается, бьёт {}
+lag: {} выиграл розыгрыш; разбивает {}
+stalemate: Глухая позиция: шары в пирамиду; {} играет из дома
+hanging_early: Зависший шар упал вовремя и засчитан за последний удар
+hanging_late: Шар упал позже 5 с после удара: вернуть его на край лузы ({})
+shot: Удар: {}
+guessed: Игра продолжена без опознания шара: принят наиболее вероятный
+implied_choice: Игра продолжена: выбран вариант '{}'
+deciding_lag: Решающая партия: разыграйте право разбития
+next_rack: Партия {}: разбивает {}
 foul: Фол, {}: {}
 turn: Ход переходит к игроку {}
 ball_in_hand: {}: биток с руки

@@ -7,6 +7,7 @@ from shared_rules.link import names
 from shared_rules.rules import common, settings as settings_mod
 from shared_rules.rules.data import clone, is_int
 from shared_rules.rules.events import event
+from shared_rules.rules.messages import say, say_each
 from shared_rules.rules.commands import Commands, _ok, _fail
 from shared_rules.rules.games import module_for
 from shared_rules.rules.shot import new_shot
@@ -152,10 +153,8 @@ class Referee(Commands):
                 last["cue_pocketed"] = True
             if ball != 0 or pocket is not None:
                 last["pocketed"].append(drop)
-            events.append(event("pocketed", last["shooter"], ["GEN.HANGING-EARLY"],
-                                "A hanging ball dropped in time and counts for the last shot",
-                                "Зависший шар упал вовремя и засчитан за последний удар",
-                                {"balls": [ball], "late": True}))
+            common.tell(events, "pocketed", last["shooter"], ["GEN.HANGING-EARLY"], "hanging_early",
+                        extra={"balls": [ball], "late": True})
             self._rejudge(events)
             if chosen:
                 self._choose_again(chosen, events)
@@ -168,11 +167,8 @@ class Referee(Commands):
             return
         # GEN.HANGING: dropped too late, or the table was bumped: it goes back where it hung.
         where = names.POCKETS[pocket] if pocket is not None else "the cue-ball return"
-        events.append(event("respot", self.g["shooter"], ["GEN.HANGING"],
-                            "Ball dropped {} s after the shot: put it back on the lip of {}".format(
-                                (late // 100000) / 10 if late is not False else "?", where),
-                            "Шар упал позже 5 с после удара: вернуть его на край лузы ({})".format(where),
-                            {"balls": [ball], "pocket": where}))
+        en, ru = say_each("hanging_late", ((late // 100000) / 10 if late is not False else "?", where), (where,))
+        events.append(event("respot", self.g["shooter"], ["GEN.HANGING"], en, ru, {"balls": [ball], "pocket": where}))
 
     def _start_shot(self, t, events):
         g = self.g
@@ -189,10 +185,8 @@ class Referee(Commands):
         self.last_activity = t
         self.facts_open = False
         # GEN.SHOT-START-END: the shot runs until every ball has stopped; displays stop the clock.
-        events.append(event("shot", self.g["shooter"], ["GEN.SHOT-START-END"],
-                            "{} is shooting".format(common.name(self.g, self.g["shooter"])),
-                            "Удар: {}".format(common.name(self.g, self.g["shooter"])),
-                            {"break": self.open["break"]}))
+        common.tell(events, "shot", self.g["shooter"], ["GEN.SHOT-START-END"], "shot",
+                    common.name(self.g, self.g["shooter"]), extra={"break": self.open["break"]})
 
     def _end_shot(self, t, events):
         shot = self.open
@@ -317,10 +311,8 @@ class Referee(Commands):
         shot = self.pending
         mod = module_for(self.g["game"])
         mod.guess(self.g, shot)
-        events.append(event("warning", shot["shooter"], ["GEN.POCKETED"],
-                            "Play went on without identifying the ball: best guess used",
-                            "Игра продолжена без опознания шара: принят наиболее вероятный",
-                            {"guessed": [d[0] for d in shot["pocketed"]]}))
+        common.tell(events, "warning", shot["shooter"], ["GEN.POCKETED"], "guessed",
+                    extra={"guessed": [d[0] for d in shot["pocketed"]]})
         self._judge(shot, events, True)
 
     def _implied_choice(self, events):
@@ -328,9 +320,7 @@ class Referee(Commands):
         d = self.g["decision"]
         for o in ("accept", "spot_eight", "reshoot"):
             if o in d["options"]:
-                events.append(event("warning", d["player"], d.get("clauses", []),
-                                    "Play went on: taken as '{}'".format(o),
-                                    "Игра продолжена: выбран вариант '{}'".format(o)))
+                common.tell(events, "warning", d["player"], d.get("clauses", []), "implied_choice", o)
                 module_for(self.g["game"]).choose(self.g, o, self._settings(), events)
                 return
 
@@ -346,8 +336,8 @@ class Referee(Commands):
         # The match goes on: the break alternates; a deciding game is lagged for (GEN.LAG).
         g["shooter"] = common.other(g["breaker"])
         if g["players"][0]["score"] == race - 1 and g["players"][1]["score"] == race - 1:
-            g["needs"] = [{"cmd": "lag", "text": {"en": "Deciding game: lag for the break",
-                                                  "ru": "Решающая партия: разыграйте право разбития"}}]
+            en, ru = say("deciding_lag")
+            g["needs"] = [{"cmd": "lag", "text": {"en": en, "ru": ru}}]
 
     def _next_rack(self, events):
         g = self.g
@@ -363,9 +353,8 @@ class Referee(Commands):
             p["fouls"] = 0
             p["group"] = None
         self.g["rack"] = rack
-        events.append(event("rerack", breaker, ["GEN.RACK", "GEN.LAG"],
-                            "Game {}: {} breaks".format(rack, common.name(self.g, breaker)),
-                            "Партия {}: разбивает {}".format(rack, common.name(self.g, breaker))))
+        common.tell(events, "rerack", breaker, ["GEN.RACK", "GEN.LAG"], "next_rack", rack,
+                    common.name(self.g, breaker))
 
     # ----------------------------------------------------------------- output
     def state(self):
