@@ -370,8 +370,8 @@ class Commands:
         self.before_new = None
         g = self.g
         events = []
-        common.tell(events, "undo", g["shooter"], [], "undo_new_game", g["game"], common.name(g, g["shooter"]),
-                    extra={"new_game": True})
+        common.tell(events, "undo", g["shooter"], ["GEN.RACK", module_for(g["game"]).SETUP_CLAUSE], "undo_new_game",
+                    g["game"], common.name(g, g["shooter"]), extra={"new_game": True})
         return _ok(events)
 
     def _cmd_rename(self, body, t_us):

@@ -303,7 +303,7 @@ def run_journal(entries):
             assert comparable(after) == started[1], "undo did not give back the state before the shot"
         if ref.open is not None and (started is None or started[0] is not ref.open):
             st_ = comparable(after)
-            st_["can_undo"] = bool(ref.history)
+            st_["can_undo"] = bool(ref.history) or ref.before_new is not None
             started = (ref.open, st_)
     assert insides(twin) == insides(ref)
     return ref, answers
