@@ -215,8 +215,7 @@ def main():
         finally:
             broker.stop()
     finally:
-        if a.dir is None:
-            shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)      # a --dir journal lives outside it and stays
 
 
 def _flatten(jdir, table, out_dir, limit):
