@@ -1,7 +1,7 @@
 """Runs scenario files (events and commands in, expected state and events out) through the referee.
 
 Pure: it runs the same under pytest and under the MicroPython unix port
-(`micropython tests/scenarios/runner.py FILE...` prints one line per scenario
+(`micropython tests/scenarios/runner.py FILE...` or `@LISTFILE` prints one line per scenario
 and a closing 'N passed, N failed').
 
 Scenario file: {"name", "clauses": [IDs], "settings": {...}, "features": 15,
@@ -233,10 +233,24 @@ def header_of(scenario):
         return json.loads(f.readline())
 
 
+def paths_in(args):
+    """The files to judge: the arguments, or with `@LIST` the lines of that file, read one at a
+    time so that two hundred paths do not sit on a board-sized heap beside the game."""
+    for a in args:
+        if not a.startswith("@"):
+            yield a
+            continue
+        with open(a[1:]) as f:
+            for line in f:
+                line = line.strip()
+                if line:
+                    yield line
+
+
 def main(paths):
     passed = failed = 0
     import gc
-    for p in paths:
+    for p in paths_in(paths):
         gc.collect()
         try:
             run_scenario(load(p), False)
