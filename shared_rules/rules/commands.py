@@ -227,7 +227,16 @@ class Commands:
             if not is_int(ball) or not 0 <= ball <= 15:
                 return _fail("jumped_ball needs the ball that left the table (0 for the cue ball)")
         shot = self.pending if self.pending is not None else self.history[-1][1]
-        if code == "jumped_ball":
+        if code == "illegal_break" and not shot["break"]:
+            return _fail("the last shot was not a break")
+        if code == "cue_pocketed":
+            # A scratch the cue-ball detector missed is a scratch with all it brings (from the
+            # kitchen in 14.1 and on the eight-ball break: SP.CUE-OUT, EB.BREAK-SCRATCH), as
+            # `identify` with ball 0 makes it; not a bare code the games would not see.
+            if shot["cue_pocketed"]:
+                return _fail("that foul is already entered")
+            shot["cue_pocketed"] = True
+        elif code == "jumped_ball":
             if ball in shot["jumped"]:
                 return _fail("ball {} is already entered as jumped".format(ball))
             before = self.g if self.pending is not None else self.history[-1][0]
