@@ -9,9 +9,10 @@ PY=${PT_PYTHON:-.venv-cal/bin/python}
 export PYTHONHASHSEED=0
 D=tests/data/breaks
 mkdir -p $D
-rm -f $D/raw-eightball.jsonl $D/raw-nineball.jsonl $D/cam-eightball.jsonl
+rm -f $D/raw-eightball.jsonl $D/raw-nineball.jsonl $D/cam-eightball.jsonl $D/cam120-eightball.jsonl
 nice -n 10 $PY tools/calibrate/simulate_raw.py --game eightball --n 800 --seed 101 --speed 0.8 13 --out $D/raw-eightball.jsonl
 nice -n 10 $PY tools/calibrate/simulate_raw.py --game nineball --n 800 --seed 201 --speed 0.8 13 --out $D/raw-nineball.jsonl
 nice -n 10 $PY tools/calibrate/simulate_camera.py --n 400 --seed 101 --out $D/cam-eightball.jsonl
+nice -n 10 $PY tools/calibrate/simulate_camera.py --n 400 --seed 101 --fps 60 120 --out $D/cam120-eightball.jsonl
 nice -n 10 $PY tools/calibrate/study.py --export tests/data/breaks/study-GAME.jsonl
 nice -n 10 $PY tools/calibrate/study.py

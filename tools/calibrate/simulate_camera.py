@@ -40,16 +40,16 @@ REST_MM = 2.0  # a slow ball within this of the cushion (positions averaged) tou
 
 
 def camera_railed(system, fps, rng, sigma=SIGMA_MM / 1000.0, tol=TOL_MM / 1000.0):
-    """{fps: object balls the camera sees on a rail} for each frame rate (dividing FPS[-1])."""
+    """{fps: object balls the camera sees on a rail} for each frame rate (each dividing the largest)."""
     import pooltool as pt
 
-    cont = pt.continuize(system, dt=1.0 / max(FPS), inplace=False)
+    cont = pt.continuize(system, dt=1.0 / max(fps), inplace=False)
     tracks = {}
     for bid, ball in cont.balls.items():
         if bid != "cue":
             rvw, s, _ = ball.history_cts.vectorize()
             tracks[bid] = (rvw[:, 0, :2], s)
-    return {str(f): _seen(system, tracks, max(FPS) // f, f, rng, sigma, tol) for f in fps}
+    return {str(f): _seen(system, tracks, max(fps) // f, f, rng, sigma, tol) for f in fps}
 
 
 def _smooth(a, n):
@@ -101,6 +101,8 @@ def main(argv=None):
     p.add_argument("--start", type=int, default=0)
     p.add_argument("--seed", type=int, default=101)
     p.add_argument("--speed", type=float, nargs=2, default=(0.8, 13.0))
+    p.add_argument("--fps", type=int, nargs="+", default=list(FPS),
+                   help="frame rates, each dividing the largest (default 30 60)")
     p.add_argument("--out", required=True)
     args = p.parse_args(argv)
     import pooltool as pt
@@ -122,7 +124,7 @@ def main(argv=None):
                 pt.simulate = orig
             rng = np.random.default_rng([args.seed, i, 99])
             system = kept["s"]
-            cam = camera_railed(system, FPS, rng)
+            cam = camera_railed(system, tuple(args.fps), rng)
             f.write(json.dumps({"i": i, "obj": rec["obj"], "cam": cam}, separators=(",", ":")) + "\n")
             f.flush()
 
