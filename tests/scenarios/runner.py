@@ -5,7 +5,8 @@ Pure: it runs the same under pytest and under the MicroPython unix port
 and a closing 'N passed, N failed').
 
 Scenario file: {"name", "clauses": [IDs], "settings": {...}, "features": 15,
-"steps": [step, ...]}. A step is one of:
+"steps": [step, ...]}, optionally "seed" (the rule text it checks) and "xfail" (why it is
+expected to fail: a known engine defect; strict, so it turns red once the engine is fixed). A step is one of:
   {"cmd": name, "body": {...}, "ok": true|false, "error": "substring"}
   {"shot": {"pocketed": [[ball|null, pocket], ...], "rails": N | [[rail, strength], ...],
             "cue": true, "ms": 1500}}   -- MOTION 1, the events, MOTION 0 (or end_shot
@@ -247,18 +248,34 @@ def paths_in(args):
                     yield line
 
 
+def expected_failure(scenario):
+    """The scenario's "xfail" reason: a known engine defect it shows, strict (it must still fail)."""
+    return header_of(scenario).get("xfail")
+
+
 def main(paths):
     passed = failed = 0
     import gc
     for p in paths_in(paths):
         gc.collect()
+        s = load(p)
+        why = expected_failure(s)
         try:
-            run_scenario(load(p), False)
+            run_scenario(s, False)
+        except Exception as e:
+            if why:
+                passed += 1
+                print("XFAIL", p, why)
+            else:
+                failed += 1
+                print("FAIL", p, e)
+            continue
+        if why:
+            failed += 1
+            print("FAIL", p, "passes but is marked as an expected failure (xfail: {}); drop the mark".format(why))
+        else:
             passed += 1
             print("PASS", p)
-        except Exception as e:
-            failed += 1
-            print("FAIL", p, e)
     print("{} passed, {} failed".format(passed, failed))
     return failed
 
