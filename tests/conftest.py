@@ -1,4 +1,7 @@
-"""Shared fixtures: where the shared/ folder is, and how to run code under MicroPython."""
+"""Shared fixtures: the project's own test data, and how to run code under MicroPython.
+
+The suite reads only what is inside the clone (tests/data, host/data): a user's clone has
+nothing beside it."""
 import os
 import pathlib
 import shutil
@@ -8,7 +11,8 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SHARED = pathlib.Path(os.environ.get("BILLIARDS_SHARED", ROOT.parent / "shared"))
+DATA = ROOT / "tests" / "data"
+LINK_VECTORS = DATA / "link-v1.json"     # made by tools/make_vectors.py
 
 
 def micropython_binary():
@@ -45,8 +49,7 @@ def compile_mpy(dest, package="shared_rules"):
     return dest
 
 
-@pytest.fixture
-def shared_dir():
-    if not SHARED.exists():
-        pytest.fail("../shared is missing: the contract, vectors and rules live there")
-    return SHARED
+def clause_ids():
+    """Every rule clause ID of the project's clause index (host/data/clauses.tsv)."""
+    from host.coverage import clause_ids as ids
+    return ids()

@@ -29,10 +29,11 @@ def shot(seq, t_us, items):
     return out
 
 
-def test_vectors_match_our_codec(shared_dir):
-    """Sanity of the suite itself: our independent codec reproduces shared/vectors/link-v1.json."""
+def test_vectors_match_our_codec():
+    """Sanity of the suite itself: our independent codec reproduces tests/data/link-v1.json."""
     import json
-    v = json.loads((shared_dir / "vectors" / "link-v1.json").read_text())
+    from tests.conftest import LINK_VECTORS
+    v = json.loads(LINK_VECTORS.read_text(encoding="utf-8"))
     assert wire.crc16(b"123456789") == 0x29B1
     for f in v["frames"]:
         raw = bytes.fromhex(f["decoded_hex"])

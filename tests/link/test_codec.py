@@ -1,4 +1,4 @@
-"""The link codec against CONTRACT section 1 and its published vectors, byte for byte."""
+"""The link codec against docs/protocol.md and the vectors of tools/make_vectors.py, byte for byte."""
 import json
 
 import cobs.cobs as reference_cobs
@@ -12,8 +12,9 @@ from shared_rules.link.names import EVENT, HEARTBEAT, HELLO
 
 
 @pytest.fixture
-def vectors(shared_dir):
-    return json.loads((shared_dir / "vectors" / "link-v1.json").read_text())
+def vectors():
+    from tests.conftest import LINK_VECTORS
+    return json.loads(LINK_VECTORS.read_text(encoding="utf-8"))
 
 
 def frame_of(vector):
@@ -137,10 +138,9 @@ def test_one_bit_flip_is_counted_as_an_error_not_a_frame():
     assert reader.error_count() == 1
 
 
-def test_micropython_runs_the_codec_vectors(shared_dir):
-    from tests.conftest import ROOT, run_micropython
-    p = run_micropython(ROOT / "tests" / "mpy" / "codec_vectors.py",
-                        shared_dir / "vectors" / "link-v1.json")
+def test_micropython_runs_the_codec_vectors():
+    from tests.conftest import LINK_VECTORS, ROOT, run_micropython
+    p = run_micropython(ROOT / "tests" / "mpy" / "codec_vectors.py", LINK_VECTORS)
     assert p.returncode == 0, p.stderr + p.stdout
     assert "vectors ok" in p.stdout
 

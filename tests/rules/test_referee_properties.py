@@ -20,7 +20,6 @@ CI runs a few hundred journals; set REFEREE_PROPERTY_EXAMPLES=5000 for a long lo
 import copy
 import json
 import os
-import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
@@ -30,7 +29,7 @@ from shared_rules.rules import common
 from shared_rules.rules.data import clone
 from shared_rules.rules.commands import COMMANDS, FOUL_CODES
 from shared_rules.rules.referee import Referee
-from tests.conftest import SHARED
+from tests.conftest import clause_ids
 
 EXAMPLES = int(os.environ.get("REFEREE_PROPERTY_EXAMPLES", "200"))
 
@@ -38,15 +37,9 @@ GAMES = ("eight-ball", "nine-ball", "straight-pool")
 BALLS = {"eight-ball": range(1, 16), "nine-ball": range(1, 10), "straight-pool": range(1, 16)}
 PHASES = ("break", "play", "decision", "over")
 OPTIONS = ("accept", "rebreak", "rerack", "rerack_offender_breaks", "spot_eight", "pass_back", "reshoot")
-ID_ROW = re.compile(r"^\|\s*((?:GEN|EB|NB|SP)\.[A-Z0-9-]+)\s*\|")
 
 
-def _clause_ids():
-    text = (SHARED / "rules" / "CLAUSES.md").read_text(encoding="utf-8")
-    return {m.group(1) for m in (ID_ROW.match(line) for line in text.splitlines()) if m}
-
-
-CLAUSE_IDS = _clause_ids()
+CLAUSE_IDS = set(clause_ids())
 
 
 # ------------------------------------------------------------------ strategies
