@@ -18,10 +18,17 @@ def build_parser():
                                 description="The referee inside a smart pool table.")
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="run the daemon for one table")
-    r.add_argument("--serial", help="serial port or URL (/dev/ttyACM0, socket://HOST:PORT, loop://); "
-                   "without it a simulated table plays")
-    r.add_argument("--broker", help="mqtt://HOST:PORT or mqtts://USER:PASSWORD@HOST:PORT; without it "
-                   "127.0.0.1:1883, started embedded if nothing listens there")
+    r.add_argument("--serial", help="serial port or URL (/dev/billiards-t1, /dev/ttyACM0, "
+                   "socket://HOST:PORT, loop://); without it a simulated table plays, but only on the "
+                   "embedded defaults (no --broker) or with --simulate")
+    r.add_argument("--simulate", action="store_true",
+                   help="play a simulated table (no --serial) even on the --broker given: a demo; "
+                   "its state says link.simulated: true")
+    r.add_argument("--broker", help="mqtt://[USER@]HOST:PORT or mqtts://[USER@]HOST:PORT; without it "
+                   "127.0.0.1:1883, started embedded if nothing listens there. Put the password in "
+                   "--broker-password-file or BILLIARDS_BROKER_PASSWORD, not here (ps shows it)")
+    r.add_argument("--broker-password-file", metavar="FILE",
+                   help="file whose first line is the broker password (e.g. a systemd credential)")
     r.add_argument("--table", default="t1", help="table id (topic billiards/<table>/...)")
     r.add_argument("--journal", default="journal", help="journal directory (default ./journal)")
     r.add_argument("--prefix", default="billiards", help="first word of the MQTT topics")
@@ -35,6 +42,11 @@ def build_parser():
     r.add_argument("--play-url", default=None, metavar="URL",
                    help="address phones use to reach --http, for the QR code (e.g. "
                    "http://192.168.1.20:8080); default: this machine's LAN address")
+    r.add_argument("--http-bind", default="lan", metavar="ADDRESS",
+                   help="address of the TV page server: 'lan' (default) listens on every interface "
+                   "and serves only this machine and private networks (10/8, 172.16/12, 192.168/16, "
+                   "link-local, 100.64/10, fc00::/7); an address (127.0.0.1, 192.168.1.20, 0.0.0.0) "
+                   "binds exactly that and serves whoever reaches it")
     r.add_argument("--ca-file", help="CA certificate for mqtts:// with a private CA")
     r.add_argument("--insecure", action="store_true", help="mqtts:// without certificate checks")
     r.add_argument("--sim-speed", type=float, default=1.0,
@@ -111,7 +123,8 @@ def cmd_replay(args):
     ref.table = table
     state = ref.state()
     state["table"] = table
-    state["link"] = {"state": "down", "dropped": 0, "corrupt": 0}   # same shape as …/state
+    state["link"] = {"state": "down", "dropped": 0, "corrupt": 0,   # same shape as …/state
+                     "simulated": False}
     print(json.dumps(state, indent=2, ensure_ascii=False, sort_keys=True))
     return 0
 
@@ -163,7 +176,14 @@ def _play_routes(daemon, journal_dir, base_url):
     return PlayRoutes(daemon.table, tokens, daemon.request_command, base_url=base_url)
 
 
-def _start_http(daemon, port, pages=(), journal_dir="journal", base_url=None):
+def _http_address(bind):
+    """(host, local_only) for `--http-bind`: 'lan' is every interface, private clients only."""
+    if bind == "lan":
+        return "0.0.0.0", True
+    return bind, False
+
+
+def _start_http(daemon, port, pages=(), journal_dir="journal", base_url=None, bind="lan"):
     """The TV page server (host/web) on `port`, fed every state through `daemon.listeners`,
     with the phone page /play."""
     try:
@@ -174,7 +194,8 @@ def _start_http(daemon, port, pages=(), journal_dir="journal", base_url=None):
               file=sys.stderr)
         return None
     try:
-        server = ScoreboardServer(port=port, play=play)
+        host, local_only = _http_address(bind)
+        server = ScoreboardServer(host=host, port=port, play=play, local_only=local_only)
         for page in pages:
             server.add_page(page)
         server.start()
@@ -185,8 +206,10 @@ def _start_http(daemon, port, pages=(), journal_dir="journal", base_url=None):
     if daemon.state is not None:
         server.publish(daemon.state)
     print("billiards: TV page on %s; phone page %splay (its QR code with the token is on the TV "
-          "page; `billiards token --journal %s --table %s` prints the URL)"
-          % (server.url, server.url, journal_dir, daemon.table), file=sys.stderr)
+          "page; `billiards token --journal %s --table %s` prints the URL)%s"
+          % (server.url, server.url, journal_dir, daemon.table,
+             "; this machine and private networks only, --http-bind to change" if bind == "lan" else ""),
+          file=sys.stderr)
     return server
 
 
@@ -200,7 +223,7 @@ def _tv_url(args, broker):
     if getattr(args, "play_url", None):           # the address given for phones (--play-url)
         return args.play_url.rstrip("/") + "/"
     host = getattr(args, "http_bind", None)
-    if not host or host in ("0.0.0.0", "::"):
+    if not host or host in ("0.0.0.0", "::", "lan"):
         import socket
         try:
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
@@ -213,12 +236,62 @@ def _tv_url(args, broker):
     return "http://%s:%d/" % (host, args.http)
 
 
+def _simulation_refusal(args):
+    """Why this run must not start, or None: a simulated table publishes made-up games, so it
+    runs on the embedded defaults (no --broker) or when asked for with --simulate, never by
+    forgetting --serial while pointing at a venue's broker."""
+    if args.serial and args.simulate:
+        return "--simulate and --serial exclude each other: --serial is a real board"
+    if args.broker and not args.serial and not args.simulate:
+        return ("--broker %s without --serial: refusing to start, a simulated table would publish "
+                "made-up games on that broker as if they were real. Give --serial PORT for the "
+                "table's board (e.g. --serial /dev/billiards-%s), or --simulate for a demo."
+                % (_without_password(args.broker), args.table))
+    return None
+
+
+def _without_password(url):
+    """The broker URL as safe to print: any password replaced by ***."""
+    import urllib.parse
+    u = urllib.parse.urlsplit(url if "://" in url else "mqtt://" + url)
+    if u.password is None:
+        return url
+    netloc = "%s:***@%s" % (u.username or "", u.netloc.rsplit("@", 1)[1])
+    return urllib.parse.urlunsplit((u.scheme, netloc, u.path, u.query, u.fragment))
+
+
+def _set_broker_password(broker, args, environ=os.environ):
+    """The broker password from --broker-password-file, else BILLIARDS_BROKER_PASSWORD, else the
+    URL (with a warning: `ps` and /proc/PID/cmdline show the command line to every user)."""
+    from_env = environ.pop("BILLIARDS_BROKER_PASSWORD", None)     # not inherited by children
+    if broker.get("password") is not None:
+        print("billiards: warning: the broker password is on the command line, where ps shows it "
+              "to every user; use --broker-password-file FILE or BILLIARDS_BROKER_PASSWORD",
+              file=sys.stderr)
+    if args.broker_password_file:
+        with open(args.broker_password_file, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        if not lines or not lines[0]:
+            raise ValueError("--broker-password-file %s: the first line is empty"
+                             % args.broker_password_file)
+        broker["password"] = lines[0]
+    elif from_env:
+        broker["password"] = from_env
+    if broker.get("password") is not None and not broker.get("username"):
+        raise ValueError("a broker password needs a user name: --broker mqtt://USER@HOST:PORT")
+
+
 def cmd_run(args):
     from host.daemon import Daemon, terminal_printer
     from host.mqtt import MqttShell, parse_broker
     from host.broker import listening, EmbeddedBroker
     from host.lock import TableLock, TableBusy
     from host.logs import setup_logging
+
+    refusal = _simulation_refusal(args)
+    if refusal:
+        print("billiards: %s" % refusal, file=sys.stderr)
+        return 2
 
     # One daemon per table, decided before anything is connected or published.
     lock = TableLock(args.journal, args.table)
@@ -236,7 +309,8 @@ def cmd_run(args):
     if args.broker:
         try:
             broker = parse_broker(args.broker)
-        except ValueError as e:
+            _set_broker_password(broker, args)
+        except (ValueError, OSError) as e:
             print("billiards: %s" % e, file=sys.stderr)
             return 2
     else:
@@ -257,7 +331,8 @@ def cmd_run(args):
         from host.sim.board import start_simulated_table
         sim = start_simulated_table(speed=args.sim_speed, seed=args.sim_seed)
         serial_url = sim.url
-        print("billiards: no --serial: a simulated table plays on %s" % serial_url, file=sys.stderr)
+        print("billiards: no --serial: a SIMULATED table plays on %s (state link.simulated: true)"
+              % serial_url, file=sys.stderr)
 
     from host.outputs.venue import Venue
     from host import history
@@ -265,6 +340,8 @@ def cmd_run(args):
     from host.journal import table_files
     venue = Venue()
     db_path = args.history_db or history.default_db(args.journal)
+    if sim is not None:     # said in Home Assistant too, so nobody takes the demo for a table
+        args.name = "%s (simulated)" % (args.name or "Pool table %s" % args.table)
     daemon = Daemon(args.table, serial_url, journal_dir=args.journal, prefix=args.prefix,
                     game=args.game, players=args.players, quiet_s=args.quiet_s, console=console,
                     output_options={"lang": args.lang, "awtrix": args.awtrix,
@@ -275,7 +352,8 @@ def cmd_run(args):
                                     "venue": venue},
                     shot_clock_s=args.shot_clock, journal_keep=args.journal_keep,
                     segment_entries=args.journal_segment_entries,
-                    serial_dtr=args.serial_dtr == "on", serial_rts=args.serial_rts == "on")
+                    serial_dtr=args.serial_dtr == "on", serial_rts=args.serial_rts == "on",
+                    simulated=sim is not None)
     for o in daemon.outputs:
         if hasattr(o, "board_info"):        # Home Assistant shows the board and its firmware
             o.board_info = lambda: daemon.session.hello
@@ -297,7 +375,7 @@ def cmd_run(args):
     if args.http:
         from host.web.venue import VenuePages
         http = _start_http(daemon, args.http, pages=[VenuePages(venue, db_path)],
-                           journal_dir=args.journal, base_url=args.play_url)
+                           journal_dir=args.journal, base_url=args.play_url, bind=args.http_bind)
 
     def stop(signum, frame):
         daemon.stopping = True

@@ -44,7 +44,8 @@ class Daemon:
                  game="eight-ball", players=("Player 1", "Player 2"), quiet_s=3.0,
                  outputs=None, settings=None, console=None, clock=time.monotonic,
                  output_options=None, shot_clock_s=None, journal_keep=None,
-                 segment_entries=None, serial_dtr=True, serial_rts=True):
+                 segment_entries=None, serial_dtr=True, serial_rts=True,
+                 simulated=False):
         self.table = table
         self.prefix = prefix
         self.base = prefix + "/" + table
@@ -79,6 +80,7 @@ class Daemon:
         self.stopping = False
         self.state = None
         self.link_up = False
+        self.simulated = simulated      # a simulated table plays: said in state.link.simulated
         self.shot_open = False
         self.last_activity = None       # monotonic time of the last RAIL/POCKET of the open shot
         self.lights_sent = None
@@ -211,7 +213,7 @@ class Daemon:
         s = self.referee.state()
         s["table"] = self.table
         s["link"] = {"state": "up" if self.link_up else "down", "dropped": self.session.dropped,
-                     "corrupt": self.counts["corrupt"]}
+                     "corrupt": self.counts["corrupt"], "simulated": self.simulated}
         s["shot_clock"] = self.shot_clock.update(s, (), time.time())
         if self.daemon_faults:
             s["faults"] = list(s.get("faults") or []) + [dict(f) for f in self.daemon_faults.values()]

@@ -8,6 +8,7 @@ shot clock down without trusting the TV's own clock. The daemon calls
 server also serves the phone page `/play` and its command API `/api/...`.
 """
 
+import ipaddress
 import json
 import mimetypes
 import os
@@ -134,16 +135,34 @@ class _Handler(BaseHTTPRequestHandler):
             return
 
 
+def is_local_client(address):
+    """True for a client on this machine or on a private network (loopback, RFC 1918, link-local,
+    carrier-grade NAT, IPv6 ULA): what a bar TV on the venue LAN is, and the internet is not."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if getattr(ip, "ipv4_mapped", None) is not None:
+        ip = ip.ipv4_mapped
+    return not ip.is_global and not ip.is_multicast
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    local_only = False          # `--http-bind lan`: refuse clients from public addresses
+
+    def verify_request(self, request, client_address):
+        """socketserver calls this before any byte is read; False closes the connection."""
+        return not self.local_only or is_local_client(client_address[0])
 
 
 class ScoreboardServer:
     """The TV page for one table. `publish(state)` is thread-safe."""
 
-    def __init__(self, host="0.0.0.0", port=8080, static_dir=STATIC_DIR, play=None):
+    def __init__(self, host="0.0.0.0", port=8080, static_dir=STATIC_DIR, play=None, local_only=False):
         self._httpd = _Server((host, port), _Handler)
+        self._httpd.local_only = local_only
         self._httpd.hub = _Hub()
         self._httpd.play = play         # host/web/play.PlayRoutes: the phone page and its API
         self._httpd.static_dir = static_dir
