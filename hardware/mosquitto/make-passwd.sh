@@ -1,26 +1,77 @@
 #!/bin/sh
-# Create the mosquitto password file for the venue accounts.
-#   ./make-passwd.sh /etc/mosquitto/billiards/passwd
-# Asks for each password (or takes them from BILLIARDS_PW_<ACCOUNT>, e.g.
-# BILLIARDS_PW_PLAYER=...), then restricts the file to the mosquitto user.
+# Create the venue's broker accounts: one daemon and one player account per table, and the
+# venue-wide referee, homeassistant, display and awtrix.
+#
+#   sudo ./make-passwd.sh /etc/mosquitto/billiards t1 t2 t3
+#
+# Writes DIR/passwd (mosquitto_passwd hashes) and DIR/acl (./acl plus ./acl.table once per
+# table), both readable by the mosquitto user only. Each password comes from
+# BILLIARDS_PW_<ACCOUNT> (upper case, '-' as '_': BILLIARDS_PW_PLAYER_T1=...), else it is asked
+# for; an empty answer makes a random one, printed once. A daemon's password is also written to
+# $BILLIARDS_ETC/<table>.broker-password (default /etc/billiards, mode 600) for the service
+# (hardware/systemd/billiards@.service reads it as a credential). Run it again to change the
+# table list; it rewrites both files.
 set -eu
-file=${1:-/etc/mosquitto/billiards/passwd}
-mkdir -p "$(dirname "$file")"
-: > "$file"
-chmod 600 "$file"
-for account in billiards player referee homeassistant display awtrix; do
-    var=BILLIARDS_PW_$(echo "$account" | tr a-z A-Z)
-    eval "pw=\${$var:-}"
-    if [ -z "$pw" ]; then
-        printf 'password for %s (empty: skip): ' "$account"
-        stty -echo 2>/dev/null || true
-        read -r pw
-        stty echo 2>/dev/null || true
-        echo
-    fi
-    if [ -n "$pw" ]; then
-        mosquitto_passwd -b "$file" "$account" "$pw"
-    fi
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -ge 2 ] || { echo "usage: $0 DIR TABLE [TABLE...]   e.g. $0 /etc/mosquitto/billiards t1 t2" >&2; exit 2; }
+dir=$1; shift
+etc=${BILLIARDS_ETC:-/etc/billiards}
+for t in "$@"; do
+    case $t in
+        *[!A-Za-z0-9_-]*|'') echo "table id '$t': use letters, digits, '-' and '_' only" >&2; exit 2 ;;
+    esac
 done
-chown mosquitto: "$file" 2>/dev/null || true
-echo "wrote $file"
+mkdir -p "$dir"
+umask 077
+passwd=$dir/passwd
+acl=$dir/acl
+: > "$passwd.new"
+cp "$here/acl" "$acl.new"
+
+ask() {   # ask ACCOUNT: prints the account's password
+    var=BILLIARDS_PW_$(printf '%s' "$1" | tr 'a-z-' 'A-Z_')
+    eval "pw=\${$var:-}"
+    if [ -z "$pw" ] && [ -t 0 ]; then
+        printf 'password for %s (empty: a random one): ' "$1" >&2
+        stty -echo 2>/dev/null || true
+        read -r pw || pw=
+        stty echo 2>/dev/null || true
+        echo >&2
+    fi
+    if [ -z "$pw" ]; then
+        pw=$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')
+        printf '%s: %s\n' "$1" "$pw"
+        return
+    fi
+    printf '%s' "$pw"
+}
+
+add() {   # add ACCOUNT PASSWORD
+    mosquitto_passwd -b "$passwd.new" "$1" "$2"
+}
+
+for account in referee homeassistant display awtrix; do
+    pw=$(ask "$account")
+    case $pw in "$account: "*) echo "$pw"; pw=${pw#"$account: "} ;; esac
+    add "$account" "$pw"
+done
+for t in "$@"; do
+    for account in "billiards-$t" "player-$t"; do
+        pw=$(ask "$account")
+        case $pw in "$account: "*) [ "$account" = "billiards-$t" ] || echo "$pw"; pw=${pw#"$account: "} ;; esac
+        add "$account" "$pw"
+        if [ "$account" = "billiards-$t" ]; then
+            mkdir -p "$etc"
+            printf '%s\n' "$pw" > "$etc/$t.broker-password"
+            chmod 600 "$etc/$t.broker-password"
+            chown billiards: "$etc/$t.broker-password" 2>/dev/null || true
+        fi
+    done
+    sed "s/TABLE/$t/g" "$here/acl.table" >> "$acl.new"
+done
+mv "$passwd.new" "$passwd"
+mv "$acl.new" "$acl"
+chmod 600 "$passwd" "$acl"
+chown mosquitto: "$passwd" "$acl" 2>/dev/null || true
+echo "wrote $passwd and $acl for tables: $*" >&2
+echo "daemon passwords: $etc/<table>.broker-password" >&2

@@ -1,15 +1,19 @@
-"""The venue broker config (hardware/mosquitto/): who may publish what.
+"""The venue broker config (hardware/mosquitto/): who may publish and read what, per table.
 
-Starts a private mosquitto on a free port with the shipped `acl` file and a
-password file made with `mosquitto_passwd -b`, then uses real clients.
+Runs the shipped make-passwd.sh for tables t1, t2, t3 (passwords from the environment, as an
+installer's script would), starts a private mosquitto on a free port with the passwd and acl
+files it wrote and the shipped mosquitto.conf's security settings, then uses real clients.
 """
 
+import json
 import os
 import pathlib
 import queue
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import time
 import uuid
 
@@ -21,8 +25,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 CONF_DIR = ROOT / "hardware" / "mosquitto"
 MOSQUITTO = "/usr/sbin/mosquitto"
 PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
-ACCOUNTS = {"billiards": "daemon-pw", "player": "player-pw", "referee": "ref-pw",
-            "homeassistant": "ha-pw", "display": "display-pw"}
+TABLES = ("t1", "t2", "t3")
+ACCOUNTS = {"referee": "ref-pw", "homeassistant": "ha-pw", "display": "display-pw", "awtrix": "aw-pw"}
+for _t in TABLES:
+    ACCOUNTS["billiards-" + _t] = "daemon-%s-pw" % _t
+    ACCOUNTS["player-" + _t] = "player-%s-pw" % _t
 
 pytestmark = [
     pytest.mark.slow,
@@ -47,14 +54,27 @@ def security_settings():
     return keep
 
 
-@pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    d = tmp_path_factory.mktemp("broker")
-    passwd = d / "passwd"
-    passwd.touch()
+def make_accounts(d, tables=TABLES):
+    """make-passwd.sh DIR TABLES..., as an installer runs it; returns (DIR, the etc dir)."""
+    env = dict(os.environ, BILLIARDS_ETC=str(d / "etc"))
     for user, pw in ACCOUNTS.items():
-        subprocess.run([PASSWD, "-b", str(passwd), user, pw], check=True,
-                       capture_output=True)
+        env["BILLIARDS_PW_" + user.upper().replace("-", "_")] = pw
+    p = subprocess.run(["sh", str(CONF_DIR / "make-passwd.sh"), str(d / "mosq")] + list(tables),
+                       env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return d / "mosq", d / "etc"
+
+
+@pytest.fixture(scope="module")
+def accounts(tmp_path_factory):
+    return make_accounts(tmp_path_factory.mktemp("accounts"))
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory, accounts):
+    d = tmp_path_factory.mktemp("broker")
+    mosq, _ = accounts
+    passwd = mosq / "passwd"
     shipped = security_settings()
     assert shipped["allow_anonymous"] == ["false"]
     assert "password_file" in shipped and "acl_file" in shipped
@@ -69,7 +89,7 @@ def broker(tmp_path_factory):
         "per_listener_settings %s" % shipped["per_listener_settings"][0],
         "allow_anonymous %s" % shipped["allow_anonymous"][0],
         "password_file %s" % passwd,
-        "acl_file %s" % (CONF_DIR / "acl"),
+        "acl_file %s" % (mosq / "acl"),
         "persistence false",
         "listener %d 127.0.0.1" % port,
         "",
@@ -157,13 +177,74 @@ def test_anonymous_and_wrong_password_cannot_connect(broker):
     good.close()
 
 
+def test_make_passwd_writes_private_files_and_the_daemons_passwords(accounts):
+    mosq, etc = accounts
+    for f in (mosq / "passwd", mosq / "acl") + tuple(etc / ("%s.broker-password" % t) for t in TABLES):
+        assert f.stat().st_mode & 0o077 == 0, f
+    assert (etc / "t2.broker-password").read_text() == "daemon-t2-pw\n"
+    users = [line.split(":")[0] for line in (mosq / "passwd").read_text().splitlines()]
+    assert sorted(users) == sorted(ACCOUNTS)
+    acl = (mosq / "acl").read_text()
+    assert "user player-t3" in acl and "TABLE" not in acl
+
+
+def test_the_acl_lets_players_send_every_command_the_referee_knows():
+    """A command added to the engine needs its line in acl.table and acl (referee)."""
+    from shared_rules.rules.commands import COMMANDS
+    for f in ("acl.table", "acl"):
+        text = (CONF_DIR / f).read_text()
+        for name in COMMANDS:
+            assert "/cmd/%s\n" % name in text, (f, name)
+
+
+def test_a_player_of_t1_commands_t1_and_cannot_command_t2(broker):
+    d1, d2 = connect(broker, "billiards-t1"), connect(broker, "billiards-t2")
+    d1.subscribe("billiards/t1/cmd/#")
+    d2.subscribe("billiards/t2/cmd/#")
+    p1 = connect(broker, "player-t1")
+    p1.subscribe("billiards/+/cmd/result")
+    p1.publish("billiards/t2/cmd/undo", '{"id": "t1 player at t2"}')
+    p1.publish("billiards/t2/cmd/new_game", '{"game": "nine-ball", "players": ["X", "Y"]}')
+    p1.publish("billiards/t1/cmd/call", '{"ball": 3, "pocket": "foot-left"}')
+    d1.publish("billiards/t1/cmd/result", '{"cmd": "call", "ok": true}')
+    d2.publish("billiards/t2/cmd/result", '{"cmd": "undo", "ok": true}')
+    def commands(c):
+        return [m[0] for m in c.messages() if not m[0].endswith("/result")]
+    assert commands(d2) == []
+    assert commands(d1) == ["billiards/t1/cmd/call"]
+    assert [m[0] for m in p1.messages()] == ["billiards/t1/cmd/result"], "t2's answers are t2's"
+    for c in (d1, d2, p1):
+        c.close()
+
+
+def test_display_reads_state_and_display_but_never_commands(broker):
+    daemon = connect(broker, "billiards-t1")
+    daemon.subscribe("billiards/t1/cmd/#")
+    display = connect(broker, "display")
+    display.subscribe("billiards/#")
+    display.subscribe("billiards/t1/cmd/#")
+    player = connect(broker, "player-t1")
+    player.publish("billiards/t1/cmd/undo", '{"id": "from-player"}')
+    daemon.publish("billiards/t1/cmd/result", '{"cmd": "undo", "ok": true}')
+    daemon.publish("billiards/t1/event", '{"event": "turn"}')
+    daemon.publish("billiards/t1/state", '{"real": true}', retain=True)
+    daemon.publish("billiards/t1/display", '{"lines": ["A 1", "B 2"], "alert": null}', retain=True)
+    seen = sorted(m[0] for m in display.messages())
+    assert seen == ["billiards/t1/display", "billiards/t1/state"], seen
+    assert [m[1] for m in daemon.messages() if m[0].endswith("/undo")] == ['{"id": "from-player"}']
+    daemon.publish("billiards/t1/state", "", retain=True)       # leave no retained copy behind
+    daemon.publish("billiards/t1/display", "", retain=True)
+    for c in (daemon, display, player):
+        c.close()
+
+
 def test_display_can_neither_command_nor_fake_the_state(broker):
-    daemon = connect(broker, "billiards")
+    daemon = connect(broker, "billiards-t1")
     daemon.subscribe("billiards/t1/cmd/#")
     watcher = connect(broker, "display")
     watcher.subscribe("billiards/t1/state")
     display = connect(broker, "display")
-    player = connect(broker, "player")
+    player = connect(broker, "player-t1")
 
     display.publish("billiards/t1/cmd/undo", '{"id": "from-display"}')
     display.publish("billiards/t1/state", '{"fake": true}', retain=True)
@@ -182,17 +263,35 @@ def test_display_can_neither_command_nor_fake_the_state(broker):
         c.close()
 
 
+def test_only_the_tables_daemon_reads_its_commands(broker):
+    readers = {u: connect(broker, u) for u in ("billiards-t2", "player-t2", "referee", "homeassistant",
+                                                "awtrix")}
+    for c in readers.values():
+        c.subscribe("billiards/#")
+    own = connect(broker, "billiards-t2")
+    own.subscribe("billiards/t2/cmd/+")
+    connect(broker, "referee").publish("billiards/t2/cmd/foul", '{"code": "double_hit"}')
+    assert [m[0] for m in own.messages()] == ["billiards/t2/cmd/foul"]
+    for user, c in readers.items():
+        got = [m[0] for m in c.messages(0.2) if "/cmd/" in m[0] and not m[0].endswith("/result")]
+        assert got == ([] if user != "billiards-t2" else got), user
+    readers.pop("billiards-t2")
+    for c in list(readers.values()) + [own]:
+        c.close()
+
+
 def test_player_and_referee_can_command_but_not_publish_state_or_results(broker):
-    daemon = connect(broker, "billiards")
+    daemon = connect(broker, "billiards-t2")
     daemon.subscribe("billiards/+/cmd/#")
     watcher = connect(broker, "display")
     watcher.subscribe("billiards/t2/#")
-    player = connect(broker, "player")
+    player = connect(broker, "player-t2")
     referee = connect(broker, "referee")
+    other_daemon = connect(broker, "billiards-t1")
 
     player.publish("billiards/t2/cmd/call", '{"ball": 3, "pocket": "foot-left"}')
     referee.publish("billiards/t2/cmd/foul", '{"code": "double_hit"}')
-    for c in (player, referee):
+    for c in (player, referee, other_daemon):
         c.publish("billiards/t2/state", '{"fake": true}', retain=True)
         c.publish("billiards/t2/status", "offline", retain=True)
         c.publish("billiards/t2/display", '{"lines": ["FAKE", ""], "alert": null}')
@@ -206,26 +305,31 @@ def test_player_and_referee_can_command_but_not_publish_state_or_results(broker)
     assert [m[1] for m in got if m[0].endswith("result")] == ['{"cmd": "call", "ok": true}']
     seen = watcher.messages()
     assert not [m for m in seen if m[0].rsplit("/", 1)[-1] in ("state", "status", "display")]
-    for c in (daemon, watcher, player, referee):
+    for c in (daemon, watcher, player, referee, other_daemon):
         c.close()
 
 
-def test_home_assistant_sees_discovery_and_presses_only_its_buttons(broker):
-    daemon = connect(broker, "billiards")
+def test_home_assistant_sees_discovery_and_sends_only_what_its_entities_send(broker):
+    daemon = connect(broker, "billiards-t3")
     daemon.subscribe("billiards/t3/cmd/#")
     daemon.subscribe("homeassistant/status")
     ha = connect(broker, "homeassistant")
     ha.subscribe("homeassistant/#")
+    ha.subscribe("billiards/t3/cmd/result")
     daemon.publish("homeassistant/button/billiards_t3/undo/config", '{"x": 1}', retain=True)
     ha.publish("homeassistant/status", "online")
     ha.publish("billiards/t3/cmd/undo", "{}")
     ha.publish("billiards/t3/cmd/ha/game", '{"game": "nine-ball"}')   # the game select
     ha.publish("billiards/t3/cmd/call", '{"ball": 3, "pocket": "foot-left"}')   # not HA's to send
     ha.publish("billiards/t3/cmd/result", '{"cmd": "undo", "ok": true}')        # nor this
+    ha.publish("billiards/t3/state", '{"fake": true}')
     got = daemon.messages()
     assert sorted(m[0] for m in got) == ["billiards/t3/cmd/ha/game", "billiards/t3/cmd/undo",
                                          "homeassistant/status"]
-    assert [m[0] for m in ha.messages() if m[0].endswith("config")] == [
+    daemon.publish("billiards/t3/cmd/result", '{"cmd": "undo", "ok": true, "id": "d"}')
+    got = ha.messages()
+    assert [m[0] for m in got if m[0].endswith("config")] == [
         "homeassistant/button/billiards_t3/undo/config"]
+    assert [m[1] for m in got if m[0].endswith("/result")] == ['{"cmd": "undo", "ok": true, "id": "d"}']
     for c in (daemon, ha):
         c.close()
