@@ -8,6 +8,7 @@ import pytest
 from shared_rules.link.names import BUTTON, MOTION, POCKET, RAIL
 from tests.host.harness import DaemonProc, FakeBoard, PtyLink, Subscriber, wait_for
 from tests.people.test_acl import broker as acl_broker  # noqa: F401  (fixture)
+from tests.people.test_acl import accounts  # noqa: F401  (fixture of acl_broker)
 from tests.people.test_acl import ACCOUNTS, connect
 
 pytestmark = pytest.mark.slow
@@ -118,20 +119,20 @@ def test_only_authorised_accounts_change_the_game(tmp_path, acl_broker):  # noqa
     port = acl_broker
     link = PtyLink(tmp_path / "ttyTABLE")
     board = FakeBoard(link)
-    d = DaemonProc(link.path, "mqtt://billiards:%s@127.0.0.1:%d" % (ACCOUNTS["billiards"], port), "t9",
+    d = DaemonProc(link.path, "mqtt://billiards-t3:%s@127.0.0.1:%d" % (ACCOUNTS["billiards-t3"], port), "t3",
                    tmp_path / "journal", extra=["--players", "Anna,Bob"]).start()
     watcher = connect(port, "display")
-    watcher.subscribe("billiards/t9/#")
+    watcher.subscribe("billiards/t3/#")
     try:
         def state():
-            got = [m for m in watcher.messages(0.2) if m[0] == "billiards/t9/state"]
+            got = [m for m in watcher.messages(0.2) if m[0] == "billiards/t3/state"]
             if got:
                 state.last = json.loads(got[-1][1])
             return getattr(state, "last", None)
         s0 = wait_for(state, 15, what="the daemon's state through the ACL broker")
         assert s0["game"] == "eight-ball"
         display = connect(port, "display")
-        display.publish("billiards/t9/cmd/new_game", json.dumps({"game": "nine-ball"}))
+        display.publish("billiards/t3/cmd/new_game", json.dumps({"game": "nine-ball"}))
         display.close()
         from tests.people.test_acl import Client
         anon = Client(port)
@@ -139,8 +140,13 @@ def test_only_authorised_accounts_change_the_game(tmp_path, acl_broker):  # noqa
         anon.close()
         time.sleep(1.0)
         assert state()["game"] == "eight-ball"
-        player = connect(port, "player")
-        player.publish("billiards/t9/cmd/new_game", json.dumps({"game": "nine-ball"}))
+        other = connect(port, "player-t1")             # another table's player
+        other.publish("billiards/t3/cmd/new_game", json.dumps({"game": "straight-pool"}))
+        other.close()
+        time.sleep(1.0)
+        assert state()["game"] == "eight-ball"
+        player = connect(port, "player-t3")
+        player.publish("billiards/t3/cmd/new_game", json.dumps({"game": "nine-ball"}))
         player.close()
         wait_for(lambda: state()["game"] == "nine-ball", 10, what="the player's new game")
     finally:
