@@ -1,0 +1,182 @@
+"""A chain of venues: a venue's mosquitto bridged to a central one with the shipped configs.
+
+Two real mosquittos on loopback. The venue broker runs hardware/mosquitto/bridge.conf (address,
+venue id and password filled in, TLS off on loopback); the central broker runs
+hardware/mosquitto/central-acl with a password account per venue. The daemon runs on the venue
+side, as at a real venue. Proved: state reaches central under venues/<venue>/, a command from
+central reaches the table and its answer comes back, another venue's account cannot command
+this venue, and the venue keeps playing while central is down, then central catches up."""
+import getpass
+import json
+import os
+import pathlib
+import queue
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+import paho.mqtt.client as mqtt
+
+from tests.host.harness import MOSQUITTO, free_port, wait_for
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CONF = ROOT / "hardware" / "mosquitto"
+PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+VENUE = "bar1"
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not (os.path.exists(MOSQUITTO) and os.path.exists(PASSWD)),
+                                 reason="mosquitto and mosquitto_passwd are needed")]
+
+
+class Broker:
+    def __init__(self, d, name, lines, port=None):
+        self.port = port or free_port()
+        self.conf = d / ("%s.conf" % name)
+        self.conf.write_text("\n".join(["user %s" % getpass.getuser(), "persistence false",
+                                        "listener %d 127.0.0.1" % self.port] + lines) + "\n")
+        self.log = d / ("%s.log" % name)
+        self.proc = None
+
+    def start(self):
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf), "-v"], stdout=subprocess.DEVNULL,
+                                     stderr=open(self.log, "a"))
+
+        def up():
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return True
+            except OSError:
+                return False
+        wait_for(up, 10, what="mosquitto on %d" % self.port)
+        return self
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+
+
+class Client:
+    def __init__(self, port, user=None, password=None, topics=()):
+        self.got = queue.Queue()
+        self.last = {}
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="t-" + uuid.uuid4().hex[:8])
+        if user:
+            c.username_pw_set(user, password)
+        c.on_connect = lambda cl, u, f, rc, p: [cl.subscribe(t, qos=1) for t in topics]
+        c.on_message = self._on
+        c.reconnect_delay_set(0.1, 1)
+        c.connect_async("127.0.0.1", port)
+        c.loop_start()
+        self.c = c
+
+    def _on(self, client, userdata, m):
+        text = m.payload.decode("utf-8", "replace")
+        self.last[m.topic] = text
+        self.got.put((m.topic, text))
+
+    def publish(self, topic, payload):
+        wait_for(self.c.is_connected, 10, what="client connected")
+        self.c.publish(topic, payload, qos=1).wait_for_publish(5)
+
+    def state(self, topic):
+        raw = self.last.get(topic)
+        return json.loads(raw) if raw else None
+
+    def close(self):
+        self.c.loop_stop()
+        self.c.disconnect()
+
+
+@pytest.fixture
+def chain(tmp_path):
+    passwd = tmp_path / "central-passwd"
+    passwd.touch()
+    for user, pw in ((VENUE, "venue-pw"), ("bar2", "bar2-pw"), ("operator", "op-pw"), ("dashboard", "dash-pw")):
+        subprocess.run([PASSWD, "-b", str(passwd), user, pw], check=True, capture_output=True)
+    os.chmod(passwd, 0o600)
+    central = Broker(tmp_path, "central", ["allow_anonymous false", "password_file %s" % passwd,
+                                           "acl_file %s" % (CONF / "central-acl")]).start()
+    bridge = (CONF / "bridge.conf").read_text()
+    bridge = (bridge.replace("central.example.com:8883", "127.0.0.1:%d" % central.port)
+              .replace("VENUE", VENUE).replace("CHANGE-ME", "venue-pw")
+              .replace("restart_timeout 2 30", "restart_timeout 1 2"))
+    bridge = "\n".join(l for l in bridge.splitlines() if not l.startswith("bridge_cafile"))
+    venue = Broker(tmp_path, "venue", ["allow_anonymous true", bridge]).start()
+    yield central, venue
+    venue.stop()
+    central.stop()
+
+
+def test_state_out_commands_in_and_the_venue_plays_on_without_central(chain, tmp_path):
+    central, venue = chain
+    base = "venues/%s/billiards/t1" % VENUE
+    operator = Client(central.port, "operator", "op-pw", topics=("venues/#",))
+    dashboard = Client(central.port, "dashboard", "dash-pw", topics=("venues/#",))
+    local = Client(venue.port, topics=("billiards/#",))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    log = open(tmp_path / "daemon.log", "w")
+    daemon = subprocess.Popen([sys.executable, "-m", "host.cli", "run", "--simulate", "--sim-speed", "4",
+                               "--broker", "mqtt://127.0.0.1:%d" % venue.port, "--table", "t1",
+                               "--journal", str(tmp_path / "journal"), "--no-console"],
+                              cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        # 1. The table's state reaches central, under the venue's prefix.
+        s = wait_for(lambda: dashboard.state(base + "/state"), 20, what="state at central")
+        assert s["table"] == "t1" and s["link"]["simulated"] is True
+        wait_for(lambda: dashboard.last.get(base + "/status") == "online", 10, what="status at central")
+        wait_for(lambda: dashboard.last.get("venues/%s/bridge" % VENUE) == "1", 10, what="bridge up")
+
+        # 2. A command from central reaches the table; the answer and new state come back.
+        operator.publish(base + "/cmd/new_game",
+                         json.dumps({"game": "nine-ball", "players": ["Central", "Office"], "id": "c1"}))
+        res = wait_for(lambda: operator.state(base + "/cmd/result"), 15, what="answer at central")
+        assert res["id"] == "c1" and res["ok"] is True, res
+        wait_for(lambda: (dashboard.state(base + "/state") or {}).get("game") == "nine-ball", 15,
+                 what="the new game at central")
+        assert [p["name"] for p in dashboard.state(base + "/state")["players"]] == ["Central", "Office"]
+
+        # 3. Another venue's account cannot command this venue's tables, nor fake its state.
+        other = Client(central.port, "bar2", "bar2-pw", topics=())
+        other.publish(base + "/cmd/new_game", json.dumps({"game": "straight-pool", "players": ["X", "Y"],
+                                                          "id": "intruder"}))
+        other.publish(base + "/state", json.dumps({"fake": True}))
+        time.sleep(1.5)
+        assert local.state("billiards/t1/state")["game"] == "nine-ball"
+        assert "fake" not in dashboard.state(base + "/state")
+        assert not [m for m in list(local.got.queue) if "intruder" in m[1]]
+        other.close()
+
+        # 4. Central goes down: the venue plays on; local commands and state still work.
+        central.stop()
+        time.sleep(0.5)
+        local.publish("billiards/t1/cmd/new_game",
+                      json.dumps({"game": "eight-ball", "players": ["Venue", "Alone"], "id": "v1"}))
+        wait_for(lambda: (local.state("billiards/t1/cmd/result") or {}).get("id") == "v1", 10,
+                 what="a local answer while central is down")
+        wait_for(lambda: (local.state("billiards/t1/state") or {}).get("game") == "eight-ball", 10,
+                 what="local state while central is down")
+        assert daemon.poll() is None
+
+        # 5. Central comes back: the bridge reconnects and central catches up with the venue.
+        central.start()
+        watcher = Client(central.port, "dashboard", "dash-pw", topics=("venues/#",))
+        wait_for(lambda: [p["name"] for p in (watcher.state(base + "/state") or {"players": []})["players"]]
+                 == ["Venue", "Alone"], 30, what="central catching up after its restart")
+        watcher.close()
+    finally:
+        daemon.send_signal(signal.SIGINT)
+        try:
+            daemon.wait(15)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+        for c in (operator, dashboard, local):
+            c.close()
+    assert daemon.returncode == 0, (tmp_path / "daemon.log").read_text()
