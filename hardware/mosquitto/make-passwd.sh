@@ -8,8 +8,8 @@
 # table), both readable by the mosquitto user only. Each password comes from
 # BILLIARDS_PW_<ACCOUNT> (upper case, '-' as '_': BILLIARDS_PW_PLAYER_T1=...), else it is asked
 # for; an empty answer makes a random one, printed once. A daemon's password is also written to
-# $BILLIARDS_ETC/<table>.broker-password (default /etc/billiards, mode 600) for the service
-# (hardware/systemd/billiards@.service reads it as a credential). Run it again to change the
+# $BILLIARDS_ETC/<table>.broker-password (default /etc/billiards, root only, mode 600): the
+# service (hardware/systemd/billiards@.service) hands it to the daemon as a systemd credential. Run it again to change the
 # table list; it rewrites both files.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -64,7 +64,6 @@ for t in "$@"; do
             mkdir -p "$etc"
             printf '%s\n' "$pw" > "$etc/$t.broker-password"
             chmod 600 "$etc/$t.broker-password"
-            chown billiards: "$etc/$t.broker-password" 2>/dev/null || true
         fi
     done
     sed "s/TABLE/$t/g" "$here/acl.table" >> "$acl.new"
