@@ -13,7 +13,6 @@ import pathlib
 import queue
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,7 +21,7 @@ import uuid
 import pytest
 import paho.mqtt.client as mqtt
 
-from tests.host.harness import MOSQUITTO, free_port, wait_for
+from tests.host.harness import MOSQUITTO, Mosquitto, free_port, wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CONF = ROOT / "hardware" / "mosquitto"
@@ -34,33 +33,16 @@ pytestmark = [pytest.mark.slow,
                                  reason="mosquitto and mosquitto_passwd are needed")]
 
 
-class Broker:
-    def __init__(self, d, name, lines, port=None):
-        self.port = port or free_port()
-        self.conf = d / ("%s.conf" % name)
-        self.conf.write_text("\n".join(["user %s" % getpass.getuser(), "persistence false",
-                                        "listener %d 127.0.0.1" % self.port] + lines) + "\n")
-        self.log = d / ("%s.log" % name)
+class Broker(Mosquitto):
+    """The harness's mosquitto, with these config lines (accounts, an ACL, a bridge)."""
+
+    def __init__(self, d, name, lines):
+        self.port = free_port()
+        self.conf = str(d / ("%s.conf" % name))
+        pathlib.Path(self.conf).write_text("\n".join(
+            ["user %s" % getpass.getuser(), "persistence false", "listener %d 127.0.0.1" % self.port]
+            + lines) + "\n")
         self.proc = None
-
-    def start(self):
-        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf), "-v"], stdout=subprocess.DEVNULL,
-                                     stderr=open(self.log, "a"))
-
-        def up():
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return True
-            except OSError:
-                return False
-        wait_for(up, 10, what="mosquitto on %d" % self.port)
-        return self
-
-    def stop(self):
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(10)
-            self.proc = None
 
 
 class Client:
