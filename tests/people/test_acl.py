@@ -197,6 +197,17 @@ def test_the_acl_lets_players_send_every_command_the_referee_knows():
             assert "/cmd/%s\n" % name in text, (f, name)
 
 
+def test_home_assistant_may_send_every_command_its_entities_send():
+    """Each command topic in the discovery configs has its line in the homeassistant block."""
+    from host.outputs.ha_discovery import configs
+    text = (CONF_DIR / "acl").read_text()
+    block = text[text.index("user homeassistant"):].split("\nuser ", 1)[0]
+    allowed = {line.split()[-1] for line in block.splitlines() if line.startswith("topic write")}
+    sent = {cfg["command_topic"].replace("billiards/t1/", "billiards/+/")
+            for _, cfg in configs("t1") if "command_topic" in cfg}
+    assert sent and sent <= allowed, sent - allowed
+
+
 def test_a_player_of_t1_commands_t1_and_cannot_command_t2(broker):
     d1, d2 = connect(broker, "billiards-t1"), connect(broker, "billiards-t2")
     d1.subscribe("billiards/t1/cmd/#")
