@@ -25,6 +25,7 @@ STATIC = {"/play": ("play.html", "text/html; charset=utf-8"),
           "/play.js": ("play.js", "text/javascript; charset=utf-8"),
           "/play.css": ("play.css", "text/css; charset=utf-8")}
 MAX_BODY = 4096
+LOCAL_SUFFIXES = (".local", ".lan", ".home.arpa", ".internal", ".localdomain")
 COMMAND_NAME = re.compile(r"^[a-z_]{1,32}$")
 # The page holds the token: only our own scripts run, nothing is fetched from elsewhere, and no
 # other site may frame it (a hidden frame could steal taps).
@@ -32,6 +33,10 @@ PAGE_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' d
                 "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
                 "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
                 "X-Content-Type-Options": "nosniff"}
+# The sticker page: an inline style, no script at all.
+STICKER_HEADERS = dict(PAGE_HEADERS, **{"Content-Security-Policy": "default-src 'none'; "
+                       "style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; "
+                       "form-action 'none'"})
 
 
 def qr_svg(text, border=2):
@@ -72,9 +77,36 @@ class PlayRoutes:
                 loopback = ipaddress.ip_address(name).is_loopback or ipaddress.ip_address(name).is_unspecified
             except ValueError:
                 pass
-        if loopback or not re.match(r"^[A-Za-z0-9.\-:\[\]]+$", host):
+        if loopback or len(host) > 100 or not re.match(r"^[A-Za-z0-9.\-:\[\]]+$", host):
             return "http://%s:%d" % (lan_address(), port)
         return "http://" + host
+
+    def host_ok(self, req):
+        """DNS rebinding: a web page on the internet, opened by a phone on the bar's Wi-Fi, can
+        point its own domain at this server and read it as its own site, QR code and token
+        included. Such a Host is a public name: only IP literals, `localhost`, single-label and
+        local names (.local, .lan, .home.arpa, .internal) and --play-url's host are served
+        what carries the token. A missing Host (HTTP/1.0) is a direct client, not a browser."""
+        host = (req.headers.get("Host") or "").strip().lower()
+        if not host:
+            return True
+        name = host[1:host.find("]")] if host.startswith("[") else host.rsplit(":", 1)[0]
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            pass
+        if self.base_url:
+            own = re.match(r"^[a-z]+://([^/:]+)", self.base_url.lower())
+            if own and own.group(1) == name:
+                return True
+        name = name.rstrip(".")
+        return ("." not in name and bool(name)) or name.endswith(LOCAL_SUFFIXES)
+
+    def _misdirected(self, req):
+        self._drain(req)
+        self._json(req, 421, {"ok": False, "error": "this page is served only under the table's "
+                              "own address (its IP address or local name)"})
 
     @staticmethod
     def _json(req, code, obj, extra=None):
@@ -145,6 +177,9 @@ class PlayRoutes:
 
     # ------------------------------------------------------------- routes
     def get(self, req, path):
+        if path in ("/play/qr.svg", "/play/sticker", "/api/token") and not self.host_ok(req):
+            self._misdirected(req)
+            return True
         if path in STATIC:
             name, ctype = STATIC[path]
             try:
@@ -156,10 +191,10 @@ class PlayRoutes:
             return True
         if path == "/play/qr.svg":
             url = play_url(self.base_for(req), self.tokens.current())
-            req._send(200, qr_svg(url), "image/svg+xml; charset=utf-8")
+            req._send(200, qr_svg(url), "image/svg+xml; charset=utf-8", STICKER_HEADERS)
             return True
         if path == "/play/sticker":
-            req._send(200, self.sticker(req), "text/html; charset=utf-8")
+            req._send(200, self.sticker(req), "text/html; charset=utf-8", STICKER_HEADERS)
             return True
         if path == "/api/token":
             if self._gate(req):
@@ -168,6 +203,10 @@ class PlayRoutes:
         return False
 
     def post(self, req, path):
+        if path.startswith("/api/") and not self.host_ok(req):
+            req.close_connection = True
+            self._misdirected(req)
+            return True
         if path.startswith("/api/cmd/"):
             if not self._gate(req):
                 return True

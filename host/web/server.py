@@ -8,18 +8,35 @@ shot clock down without trusting the TV's own clock. The daemon calls
 server also serves the phone page `/play` and its command API `/api/...`.
 """
 
+import io
 import ipaddress
 import json
+import logging
 import mimetypes
 import os
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+log = logging.getLogger("billiards.web")
 
 STATIC_DIR = os.path.dirname(os.path.abspath(__file__))
 STATIC_FILES = {"/": "index.html", "/index.html": "index.html",
                 "/tv.css": "tv.css", "/tv.js": "tv.js", "/live.js": "live.js"}
 KEEPALIVE_S = 15.0
+# A bar's Wi-Fi is open to strangers: every connection holds a thread, so they are bounded.
+MAX_CONNECTIONS = 64       # at once; past it a short 503 is written and the socket closed
+MAX_PER_CLIENT = 16        # per address (a browser opens at most 6 per host)
+MAX_STREAMS = 40           # /events streams at once (each table phone and TV holds one)
+STREAMS_PER_CLIENT = 3     # a phone that slept and came back replaces its oldest stream
+STREAM_MAX_S = 300.0       # a stream ends after this; EventSource reconnects by itself
+HEAD_S = 10.0              # request line and headers (or a kept-alive idle) within this, or closed
+# Pages that show the table: our own scripts and styles only, no other site may frame them.
+TV_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+              "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+              "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+              "X-Content-Type-Options": "nosniff"}
 
 
 class _Hub:
@@ -30,6 +47,27 @@ class _Hub:
         self.version = 0
         self.state_json = "null"
         self.closed = False
+        self.streams = []         # [client, ended]: oldest first
+
+    def open_stream(self, client):
+        """A slot for a new /events stream, or None when MAX_STREAMS are open. A client at
+        STREAMS_PER_CLIENT gives up its oldest (a phone that slept left it behind)."""
+        with self.cond:
+            mine = [s for s in self.streams if s[0] == client]
+            if len(mine) >= STREAMS_PER_CLIENT:
+                mine[0][1] = True
+                self.streams.remove(mine[0])
+                self.cond.notify_all()
+            elif len(self.streams) >= MAX_STREAMS:
+                return None
+            slot = [client, False]
+            self.streams.append(slot)
+            return slot
+
+    def close_stream(self, slot):
+        with self.cond:
+            if slot in self.streams:
+                self.streams.remove(slot)
 
     def publish(self, state):
         text = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
@@ -48,7 +86,7 @@ def _envelope(state_json):
     return '{"now":%.3f,"state":%s}' % (time.time(), state_json)
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _HandlerBase(BaseHTTPRequestHandler):
     server_version = "BilliardsTV/1"
     protocol_version = "HTTP/1.1"
     timeout = 60       # a client that stops sending (or reading) frees its thread
@@ -85,6 +123,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._stream(hub)
         elif path in STATIC_FILES:
             name = STATIC_FILES[path]
+            extra = TV_HEADERS if name.endswith(".html") else {"X-Content-Type-Options": "nosniff"}
             try:
                 with open(os.path.join(self.server.static_dir, name), "rb") as f:
                     data = f.read()
@@ -94,7 +133,7 @@ class _Handler(BaseHTTPRequestHandler):
             ctype = mimetypes.guess_type(name)[0] or "application/octet-stream"
             if ctype.startswith("text/") or ctype.endswith("javascript"):
                 ctype += "; charset=utf-8"
-            self._send(200, data, ctype)
+            self._send(200, data, ctype, extra)
         else:
             self._send(404, "not found\n", "text/plain; charset=utf-8")
 
@@ -107,6 +146,18 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(404, "not found\n", "text/plain; charset=utf-8")
 
     def _stream(self, hub):
+        slot = hub.open_stream(self.client_address[0])
+        if slot is None:
+            self.close_connection = True
+            self._send(503, "too many live pages open; retrying\n", "text/plain; charset=utf-8",
+                       {"Retry-After": "10"})
+            return
+        try:
+            self._stream_to(hub, slot)
+        finally:
+            hub.close_stream(slot)
+
+    def _stream_to(self, hub, slot):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-cache")
@@ -114,13 +165,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.close_connection = True
         seen = -1
+        end = time.monotonic() + STREAM_MAX_S
         try:
             self.wfile.write(b"retry: 2000\n\n")
             while True:
                 with hub.cond:
-                    if hub.version == seen and not hub.closed:
-                        hub.cond.wait(KEEPALIVE_S)
-                    if hub.closed:
+                    left = end - time.monotonic()
+                    if hub.version == seen and not hub.closed and not slot[1] and left > 0:
+                        hub.cond.wait(min(KEEPALIVE_S, left))
+                    if hub.closed or slot[1] or time.monotonic() >= end:
                         return
                     fresh = hub.version != seen
                     seen = hub.version
@@ -147,14 +200,114 @@ def is_local_client(address):
     return not ip.is_global and not ip.is_multicast
 
 
+class _HeadReader(io.RawIOBase):
+    """The connection's raw reader with one deadline for a request's line and headers: a client
+    sending a byte now and then (slowloris) or idling on a kept-alive connection is cut off at
+    HEAD_S, not held for the socket timeout per byte. Bodies read with the handler's timeout."""
+
+    def __init__(self, sock):
+        self._sock = sock
+        self.deadline = None
+
+    def readable(self):
+        return True
+
+    def readinto(self, buf):
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("request head too slow")
+            self._sock.settimeout(left)
+        return self._sock.recv_into(buf)
+
+
+class _Handler(_HandlerBase):
+    def setup(self):
+        super().setup()
+        self._head = _HeadReader(self.connection)
+        self.rfile = io.BufferedReader(self._head)
+
+    def handle_one_request(self):
+        self._head.deadline = time.monotonic() + HEAD_S
+        try:
+            super().handle_one_request()
+        except socket.timeout:
+            self.close_connection = True
+
+    def parse_request(self):
+        ok = super().parse_request()
+        self._head.deadline = None                 # the head is in: the body has the usual timeout
+        self.connection.settimeout(self.timeout)
+        return ok
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     local_only = False          # `--http-bind lan`: refuse clients from public addresses
+    request_queue_size = 64
 
     def verify_request(self, request, client_address):
         """socketserver calls this before any byte is read; False closes the connection."""
         return not self.local_only or is_local_client(client_address[0])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._conn_lock = threading.Lock()
+        self._open = {}            # client address -> connections being served
+
+    def process_request(self, request, client_address):
+        """A thread per connection, within MAX_CONNECTIONS and MAX_PER_CLIENT; past them a short
+        503 from this (accepting) thread, which never waits on the client."""
+        client = client_address[0]
+        with self._conn_lock:
+            total = sum(self._open.values())
+            mine = self._open.get(client, 0)
+            busy = total >= MAX_CONNECTIONS or mine >= MAX_PER_CLIENT
+            if not busy:
+                self._open[client] = mine + 1
+        if busy:
+            self._refuse(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except Exception:
+            self._release(client)
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._release(client_address[0])
+
+    def _release(self, client):
+        with self._conn_lock:
+            n = self._open.get(client, 0) - 1
+            if n > 0:
+                self._open[client] = n
+            else:
+                self._open.pop(client, None)
+
+    def connections(self):
+        with self._conn_lock:
+            return sum(self._open.values())
+
+    def _refuse(self, request):
+        try:
+            request.setblocking(False)
+            request.send(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+                         b"Content-Length: 14\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
+                         b"server busy.\r\n")
+        except OSError:
+            pass
+        self.shutdown_request(request)
+
+    def handle_error(self, request, client_address):
+        """A request that failed is logged (one line, no traceback on the console); the
+        connection is closed, the server goes on."""
+        import sys
+        log.warning("http: a request from %s failed: %r", client_address[0], sys.exc_info()[1])
 
 
 class ScoreboardServer:

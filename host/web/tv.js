@@ -123,6 +123,15 @@
 
   function tick() { BilliardsLive.clock($("clock"), current, "TIME"); }
 
+  // No phone page on this server (or no QR): hide its box. Set here, not inline, so that the
+  // page's Content-Security-Policy can forbid inline script.
+  (function () {
+    var img = document.querySelector("#playqr img");
+    function hide() { img.parentNode.hidden = true; }
+    img.addEventListener("error", hide);
+    if (img.complete && img.naturalWidth === 0) { hide(); }
+  })();
+
   setInterval(tick, 250);
   BilliardsLive.connect($("conn"), function () { return {live: "live", reconnecting: "reconnecting…"}; },
                         render);

@@ -8,10 +8,26 @@ page shows what `billiards history` prints (host/history.report).
 """
 import html
 import json
+import logging
+import re
 
 from host import history
 
+log = logging.getLogger("billiards.web")
+
 REFRESH_S = 5
+# Any client on the broker may retain a table's state or info: what /venue shows of it is cut
+# to size, and a link is only ever an http(s) address (never `javascript:` or `data:`).
+MAX_TEXT = 40
+MAX_PLAYERS = 8
+MAX_URL = 200
+WEB_URL = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+(/[A-Za-z0-9._~/\-]*)?$")
+# Server-rendered: no script runs on these pages; images may come from other tables' servers.
+PAGE_HEADERS = {"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+                "img-src http: https: data:; frame-ancestors 'none'; base-uri 'none'; "
+                "form-action 'none'",
+                "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+                "X-Content-Type-Options": "nosniff"}
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1rem;background:#0b3d2e;color:#f4f1e8}
@@ -58,27 +74,39 @@ def _table_html(rows, cls=""):
     return '<table class="%s"><thead><tr>%s</tr></thead><tbody>%s</tbody></table>' % (cls, head, body)
 
 
-def _text(v):
-    return v if isinstance(v, str) else (None if v is None else str(v))
+def _text(v, limit=MAX_TEXT):
+    if v is None or isinstance(v, (dict, list)):
+        return None
+    v = v if isinstance(v, str) else str(v)
+    return v if len(v) <= limit else v[:limit - 1] + "…"
+
+
+def _url(v):
+    """An http(s) address a page may link to, or None."""
+    return v if isinstance(v, str) and len(v) <= MAX_URL and WEB_URL.match(v) else None
+
+
+def _score(v):
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
 def _card(t, v):
     s = v.get("state") if isinstance(v.get("state"), dict) else {}
     info = v.get("info") if isinstance(v.get("info"), dict) else {}
-    players = [p for p in s.get("players") or [] if isinstance(p, dict)] \
+    players = [p for p in s.get("players")[:MAX_PLAYERS] if isinstance(p, dict)] \
         if isinstance(s.get("players"), list) else []
     names = [_text(p.get("name")) or "?" for p in players]
 
     def named(i):
         return names[i] if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(names) else None
 
-    play = _text(info.get("play"))      # unknown until the table's daemon announced its `info`
+    play = _url(info.get("play"))       # unknown until the table's daemon announced its `info`
     return {
-        "table": t, "name": _text(info.get("name")) or t, "online": v.get("status") == "online",
+        "table": _text(t), "name": _text(info.get("name")) or _text(t), "online": v.get("status") == "online",
         "game": _text(s.get("game")), "phase": _text(s.get("phase")),
-        "players": names, "score": [p.get("score") for p in players],
+        "players": names, "score": [_score(p.get("score")) for p in players],
         "shooter": named(s.get("shooter")), "winner": named(s.get("winner")),
-        "tv": _text(info.get("url")), "play": play,
+        "tv": _url(info.get("url")), "play": play,
         "last_match": v.get("match"),
     }
 
@@ -92,7 +120,7 @@ def render_venue(tables):
     cards = []
     for t, c in venue_cards(tables).items():
         if c["players"]:
-            line = " v ".join("%s %s" % (html.escape(str(n)), html.escape(str(s)))
+            line = " v ".join("%s %s" % (html.escape(str(n)), html.escape("-" if s is None else str(s)))
                               for n, s in zip(c["players"], c["score"]))
         else:
             line = "no game"
@@ -110,7 +138,7 @@ def render_venue(tables):
             links = "(its daemon has not said where its pages are)"
         cards.append('<div class="card%s" data-table="%s"><h2>%s%s</h2><p>%s · %s</p><p>%s</p>%s%s'
                      '<p>%s</p></div>'
-                     % ("" if c["online"] else " off", html.escape(t), html.escape(c["name"]),
+                     % ("" if c["online"] else " off", html.escape(c["table"]), html.escape(c["name"]),
                         html.escape(status), html.escape(c["game"] or "-"), html.escape(c["phase"] or "-"),
                         line, extra, qr_html, links))
     body = '<h1>Tables</h1><div class="cards">%s</div><p><a href="/history">Match history</a></p>' % (
@@ -148,7 +176,9 @@ class VenuePages:
         try:
             return self._answer(handler, path)
         except Exception as e:      # e.g. a history file another process holds locked too long
-            handler._send(500, "could not show %s: %s\n" % (path, e), "text/plain; charset=utf-8")
+            log.warning("http: could not show %s: %r", path, e)     # the file's path stays in the log
+            handler._send(500, "could not show %s now; try again in a moment\n" % path,
+                          "text/plain; charset=utf-8")
             return True
 
     def _answer(self, handler, path):
@@ -158,7 +188,7 @@ class VenuePages:
                 handler._send(200, json.dumps(venue_cards(tables), ensure_ascii=False),
                               "application/json; charset=utf-8")
             else:
-                handler._send(200, render_venue(tables), "text/html; charset=utf-8")
+                handler._send(200, render_venue(tables), "text/html; charset=utf-8", PAGE_HEADERS)
             return True
         if path in ("/history", "/history.json", "/history.txt") and self.db_path:
             rep = self._report()
@@ -167,6 +197,6 @@ class VenuePages:
             elif path.endswith(".txt"):
                 handler._send(200, history.render_text(rep), "text/plain; charset=utf-8")
             else:
-                handler._send(200, render_history(rep), "text/html; charset=utf-8")
+                handler._send(200, render_history(rep), "text/html; charset=utf-8", PAGE_HEADERS)
             return True
         return False
