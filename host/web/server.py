@@ -14,6 +14,7 @@ import json
 import logging
 import mimetypes
 import os
+import select
 import socket
 import threading
 import time
@@ -28,8 +29,9 @@ KEEPALIVE_S = 15.0
 # A bar's Wi-Fi is open to strangers: every connection holds a thread, so they are bounded.
 MAX_CONNECTIONS = 64       # at once; past it a short 503 is written and the socket closed
 MAX_PER_CLIENT = 16        # per address (a browser opens at most 6 per host)
-MAX_STREAMS = 40           # /events streams at once (each table phone and TV holds one)
+MAX_STREAMS = 40           # /events streams at once (each phone and TV holds one); oldest gives way
 STREAMS_PER_CLIENT = 3     # a phone that slept and came back replaces its oldest stream
+CHECK_S = 2.0              # a stream looks this often whether its client closed it
 STREAM_MAX_S = 300.0       # a stream ends after this; EventSource reconnects by itself
 HEAD_S = 10.0              # request line and headers (or a kept-alive idle) within this, or closed
 # Pages that show the table: our own scripts and styles only, no other site may frame them.
@@ -50,16 +52,17 @@ class _Hub:
         self.streams = []         # [client, ended]: oldest first
 
     def open_stream(self, client):
-        """A slot for a new /events stream, or None when MAX_STREAMS are open. A client at
-        STREAMS_PER_CLIENT gives up its oldest (a phone that slept left it behind)."""
+        """A slot for a new /events stream. A client at STREAMS_PER_CLIENT gives up its oldest
+        (a phone that slept left it behind); at MAX_STREAMS the oldest of all gives way (most
+        likely a phone gone to sleep; a live page reconnects by itself after `retry`)."""
         with self.cond:
             mine = [s for s in self.streams if s[0] == client]
-            if len(mine) >= STREAMS_PER_CLIENT:
-                mine[0][1] = True
-                self.streams.remove(mine[0])
+            victim = mine[0] if len(mine) >= STREAMS_PER_CLIENT else (
+                self.streams[0] if len(self.streams) >= MAX_STREAMS else None)
+            if victim is not None:
+                victim[1] = True
+                self.streams.remove(victim)
                 self.cond.notify_all()
-            elif len(self.streams) >= MAX_STREAMS:
-                return None
             slot = [client, False]
             self.streams.append(slot)
             return slot
@@ -147,15 +150,18 @@ class _HandlerBase(BaseHTTPRequestHandler):
 
     def _stream(self, hub):
         slot = hub.open_stream(self.client_address[0])
-        if slot is None:
-            self.close_connection = True
-            self._send(503, "too many live pages open; retrying\n", "text/plain; charset=utf-8",
-                       {"Retry-After": "10"})
-            return
         try:
             self._stream_to(hub, slot)
         finally:
             hub.close_stream(slot)
+
+    def _gone(self):
+        """True if the client closed its end (a stream's client never sends anything)."""
+        try:
+            r, _, _ = select.select([self.connection], [], [], 0)
+            return bool(r) and self.connection.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):
+            return True
 
     def _stream_to(self, hub, slot):
         self.send_response(200)
@@ -166,13 +172,14 @@ class _HandlerBase(BaseHTTPRequestHandler):
         self.close_connection = True
         seen = -1
         end = time.monotonic() + STREAM_MAX_S
+        wrote = time.monotonic()
         try:
             self.wfile.write(b"retry: 2000\n\n")
             while True:
                 with hub.cond:
-                    left = end - time.monotonic()
-                    if hub.version == seen and not hub.closed and not slot[1] and left > 0:
-                        hub.cond.wait(min(KEEPALIVE_S, left))
+                    now = time.monotonic()
+                    if hub.version == seen and not hub.closed and not slot[1] and now < end:
+                        hub.cond.wait(min(CHECK_S, end - now))
                     if hub.closed or slot[1] or time.monotonic() >= end:
                         return
                     fresh = hub.version != seen
@@ -180,10 +187,15 @@ class _HandlerBase(BaseHTTPRequestHandler):
                     state_json = hub.state_json
                 if fresh:
                     msg = "data: %s\n\n" % _envelope(state_json)
-                else:
+                elif time.monotonic() - wrote >= KEEPALIVE_S:
                     msg = ": keepalive\n\n"
+                elif self._gone():
+                    return
+                else:
+                    continue
                 self.wfile.write(msg.encode("utf-8"))
                 self.wfile.flush()
+                wrote = time.monotonic()
         except (BrokenPipeError, ConnectionResetError, OSError):
             return
 
@@ -229,13 +241,17 @@ class _Handler(_HandlerBase):
 
     def handle_one_request(self):
         self._head.deadline = time.monotonic() + HEAD_S
+        self.server.waiting(self.connection, self.client_address[0], True)
         try:
             super().handle_one_request()
         except socket.timeout:
             self.close_connection = True
+        finally:
+            self.server.waiting(self.connection, self.client_address[0], False)
 
     def parse_request(self):
         ok = super().parse_request()
+        self.server.waiting(self.connection, self.client_address[0], False)
         self._head.deadline = None                 # the head is in: the body has the usual timeout
         self.connection.settimeout(self.timeout)
         return ok
@@ -255,15 +271,24 @@ class _Server(ThreadingHTTPServer):
         super().__init__(*args, **kwargs)
         self._conn_lock = threading.Lock()
         self._open = {}            # client address -> connections being served
+        self._idle = {}            # socket -> client address, of connections awaiting a request
 
     def process_request(self, request, client_address):
-        """A thread per connection, within MAX_CONNECTIONS and MAX_PER_CLIENT; past them a short
-        503 from this (accepting) thread, which never waits on the client."""
+        """A thread per connection, within MAX_CONNECTIONS and MAX_PER_CLIENT. At a cap, the
+        oldest connection still waiting for a request (the client's own first) is closed to make
+        room: a phone that left a socket open gives way to one that asks now. With none idle, a
+        short 503 from this (accepting) thread, which never waits on the client."""
         client = client_address[0]
         with self._conn_lock:
             total = sum(self._open.values())
             mine = self._open.get(client, 0)
             busy = total >= MAX_CONNECTIONS or mine >= MAX_PER_CLIENT
+            if busy and total < 2 * MAX_CONNECTIONS:   # evicted threads may still be ending
+                victim = self._oldest_idle(client if mine >= MAX_PER_CLIENT else None)
+                if victim is not None:
+                    del self._idle[victim]
+                    self._cut(victim)
+                    busy = False
             if not busy:
                 self._open[client] = mine + 1
         if busy:
@@ -274,6 +299,27 @@ class _Server(ThreadingHTTPServer):
         except Exception:
             self._release(client)
             raise
+
+    def _oldest_idle(self, client=None):
+        for sock, who in self._idle.items():      # insertion order: oldest first
+            if client is None or who == client:
+                return sock
+        return None
+
+    @staticmethod
+    def _cut(sock):
+        try:
+            sock.shutdown(socket.SHUT_RDWR)       # its thread's read returns at once; it ends
+        except OSError:
+            pass
+
+    def waiting(self, sock, client, idle):
+        """A handler waits for a request head on `sock` (idle) or has one (not)."""
+        with self._conn_lock:
+            if idle:
+                self._idle[sock] = client
+            else:
+                self._idle.pop(sock, None)
 
     def process_request_thread(self, request, client_address):
         try:

@@ -223,17 +223,32 @@ def _closed_by_server(s, timeout):
         return True
 
 
+def _open_count(socks):
+    return sum(1 for s in socks if not _closed_by_server(s, 0.05))
+
+
 def test_idle_slow_and_sleeping_clients_cannot_take_every_thread(table):
     from host.web import server
     port = table.port
     token = table.token()
+    get_state = b"GET /state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    ev = b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n"
     held = []
     try:
-        # One client's idle connections: capped per client, others still served.
-        held += _hold(port, "127.0.0.2", server.MAX_PER_CLIENT)
+        # One client's idle connections: at its cap its oldest idle one gives way to a request.
+        idle = _hold(port, "127.0.0.2", server.MAX_PER_CLIENT)
         time.sleep(0.3)
-        assert status(raw(port, b"GET /state HTTP/1.1\r\nHost: x\r\n\r\n", src="127.0.0.2")) == 503
-        assert get(table, "/state")[0] == 200
+        assert status(raw(port, get_state, src="127.0.0.2")) == 200
+        time.sleep(0.3)
+        assert _open_count(idle) == len(idle) - 1
+        held += idle
+        # Idle sockets from many addresses fill the server: a phone that asks is still served.
+        crowd = []
+        for i in range(server.MAX_CONNECTIONS):
+            crowd += _hold(port, "127.0.3.%d" % (i + 1), 1)
+        time.sleep(0.3)
+        assert status(raw(port, get_state, src="127.0.4.1")) == 200
+        held += crowd
         # Slowloris: a header byte every second is cut off at HEAD_S, not held for ever.
         slow = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.3", 0))
         slow.sendall(b"GET /state HTTP/1.1\r\n")
@@ -250,28 +265,36 @@ def test_idle_slow_and_sleeping_clients_cannot_take_every_thread(table):
                 break
         assert cut and time.monotonic() - t0 < server.HEAD_S + 3
         slow.close()
-        # Phones that went to sleep with /events open: a client's oldest stream gives way.
-        ev = b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n"
+        # Every idle socket of the crowd was cut by HEAD_S too.
+        assert _open_count(held) == 0
+        # Phones that went to sleep with /events open: a client's oldest stream gives way ...
         streams = _hold(port, "127.0.0.4", server.STREAMS_PER_CLIENT, ev)
         time.sleep(0.3)
-        extra = _hold(port, "127.0.0.4", 1, ev)
+        streams += _hold(port, "127.0.0.4", 1, ev)
         assert _closed_by_server(streams[0], 3)
-        held += streams[1:] + extra
-        # Streams from many phones: capped in all; the rest get a quick 503, the TV page lives.
-        n = server.MAX_STREAMS - len(streams)
-        for i in range(n // 2 + 1):
-            held += _hold(port, "127.0.1.%d" % (i + 1), 2, ev)
+        # ... and at MAX_STREAMS the oldest of all: a phone opening the page now gets it live.
+        for i in range(server.MAX_STREAMS):
+            streams += _hold(port, "127.0.1.%d" % (i + 1), 1, ev)
         time.sleep(0.5)
-        ans = raw(port, ev, src="127.0.2.1", timeout=3, wait_close=False)
-        assert status(ans) == 503
-        # Everything else at the cap: a short 503 from the accepting thread.
-        for i in range(server.MAX_CONNECTIONS):
-            try:
-                held += _hold(port, "127.0.3.%d" % (i + 1), 1)
-            except OSError:
-                break
-        time.sleep(0.3)
-        assert status(raw(port, b"GET /state HTTP/1.1\r\nHost: x\r\n\r\n", src="127.0.4.1")) == 503
+        assert _open_count(streams) == server.MAX_STREAMS
+        late = _hold(port, "127.0.2.1", 1, ev)[0]
+        late.settimeout(3)
+        got = b""
+        while b"data:" not in got:
+            got += late.recv(65536)
+        assert got.startswith(b"HTTP/1.1 200")
+        held += streams + [late]
+        # A client closing its stream frees its thread within CHECK_S, not at the next keepalive.
+        late.close()
+        # All threads busy (streams, and token holders' bodies that never come): a quick 503.
+        body_wait = (b"POST /api/cmd/lag HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + token.encode()
+                     + b"\r\nContent-Length: 100\r\n\r\n{")
+        for i in range(server.MAX_CONNECTIONS - server.MAX_STREAMS):
+            held += _hold(port, "127.0.5.%d" % (1 + i // 10), 1, body_wait)
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        assert status(raw(port, get_state, src="127.0.4.2", timeout=3, wait_close=False)) == 503
+        assert time.monotonic() - t0 < 1
         assert table.daemon.proc.poll() is None
         # The daemon's own loop is unaffected: a command over MQTT is still judged at once.
         table.sub.publish("billiards/t1/cmd/new_game", json.dumps({"game": "eight-ball", "id": "m1"}))
@@ -281,7 +304,7 @@ def test_idle_slow_and_sleeping_clients_cannot_take_every_thread(table):
         for s in held:
             s.close()
     # Once they are gone, phones are served again.
-    time.sleep(0.5)
+    time.sleep(server.CHECK_S + 1)
     code, _, res = post(table.base, "/api/cmd/new_game", {"game": "nine-ball", "id": "h1"}, token=token)
     assert code == 200 and res["ok"], res
     wait_for(lambda: (table.state() or {}).get("game") == "nine-ball", 5, what="nine-ball")
