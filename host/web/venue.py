@@ -33,7 +33,9 @@ STYLE = """
 body{font-family:system-ui,sans-serif;margin:1rem;background:#0b3d2e;color:#f4f1e8}
 h1{font-size:1.6rem}table{border-collapse:collapse;margin-bottom:1.5rem}
 td,th{padding:.35rem .7rem;border-bottom:1px solid #2c6b55;text-align:left}
-.cards{display:flex;flex-wrap:wrap;gap:1rem}.card{background:#124d3a;padding:1rem;border-radius:.6rem;min-width:16rem}
+.cards{display:flex;flex-wrap:wrap;gap:1rem}.card{background:#124d3a;padding:1rem;border-radius:.6rem;
+min-width:min(16rem,100%);max-width:100%;box-sizing:border-box;overflow-wrap:anywhere}
+td,th{overflow-wrap:anywhere}
 .off{opacity:.55}a{color:#ffd166}.qr svg,.qr img{width:9rem;height:9rem;background:#fff;padding:.3rem}
 """
 

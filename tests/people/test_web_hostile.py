@@ -23,6 +23,7 @@ pytestmark = pytest.mark.slow
 
 XSS_NAME = "<img src=x onerror=top.__x=1>"          # 29 characters: a valid player name
 XSS_TABLE_NAME = "<script>top.__x=2</script>"
+LONG_NAME = "<b>" + "W" * 25 + "</b>"               # 32 characters, the longest name, and markup
 
 
 @pytest.fixture
@@ -90,7 +91,7 @@ def test_hostile_names_and_retained_messages_are_shown_as_text(table, tmp_path):
     code, _, res = post(table.base, "/api/cmd/new_game",
                         {"game": "nine-ball", "players": [XSS_NAME, "Bob"]}, token=token)
     assert code == 200 and res["ok"], res
-    code, _, res = post(table.base, "/api/cmd/rename", {"player": 1, "name": "</title><b>x"},
+    code, _, res = post(table.base, "/api/cmd/rename", {"player": 1, "name": LONG_NAME},
                         token=token)
     assert code == 200 and res["ok"], res
     wait_for(lambda: (table.state() or {}).get("players", [{}])[0].get("name") == XSS_NAME, 5,
@@ -127,6 +128,14 @@ def test_hostile_names_and_retained_messages_are_shown_as_text(table, tmp_path):
             time.sleep(0.5)                       # an onerror or onload would have run by now
             assert b.eval("typeof top.__x") == "undefined", path
             assert b.eval("document.querySelectorAll('img[src=x], script:not([src]), svg[onload]').length") == 0
+            # The longest names neither widen the page nor push the score off it.
+            assert b.eval("document.documentElement.scrollWidth") <= size[0], path
+        b.open(table.base + "/", width=1280, height=720)
+        b.wait_for("document.getElementById('name1').textContent === %s" % json.dumps(LONG_NAME))
+        box = b.eval("JSON.stringify(['name1', 'score1', 'p1'].map(id => "
+                     "document.getElementById(id).getBoundingClientRect().right))")
+        name_right, score_right, card_right = json.loads(box)
+        assert name_right <= card_right and score_right <= card_right
     finally:
         b.close()
 
