@@ -318,3 +318,41 @@ def test_idle_slow_and_sleeping_clients_cannot_take_every_thread(table):
     assert code == 200 and res["ok"], res
     wait_for(lambda: (table.state() or {}).get("game") == "nine-ball", 5, what="nine-ball")
     assert table.daemon.proc.poll() is None
+
+
+def test_token_stays_out_of_logs_and_pages_and_the_rate_limit_holds_under_many_connections(table):
+    import threading
+    token = table.token()
+    before = snapshot(table)
+    # 40 connections at once from one address with guessed tokens: the bucket (12 at once,
+    # then 4 a second) is shared by all of them, not per connection.
+    codes = []
+    lock = threading.Lock()
+
+    def guess(i):
+        code, _, _ = post(table.base, "/api/cmd/new_game", {"game": "eight-ball"},
+                          token="guess%027d" % i)
+        with lock:
+            codes.append(code)
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=guess, args=(i,)) for i in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    took = time.monotonic() - t0
+    assert len(codes) == 40 and set(codes) <= {403, 429}
+    assert codes.count(403) <= 12 + int(4 * took) + 1, (codes.count(403), took)
+    assert codes.count(429) >= 40 - 12 - int(4 * took) - 1
+    # The token appears in none of what a client without it can read, nor in the daemon's log.
+    for path in ("/state", "/venue", "/venue.json", "/history", "/history.json", "/", "/play",
+                 "/nowhere", "/api/token"):
+        code, headers, body = get(table, path)
+        assert token not in body and token not in json.dumps(headers), path
+    ev = raw(table.port, b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n", timeout=1)
+    assert b"data:" in ev and token.encode() not in ev
+    assert status(raw(table.port, b"POST /api/cmd/new_game HTTP/1.1\r\nHost: evil.example\r\n"
+                      b"Authorization: Bearer " + token.encode() + b"\r\nContent-Length: 2\r\n\r\n{}")) == 421
+    alive_and_unchanged(table, before)
+    with open(table.daemon.log, "rb") as f:
+        assert token.encode() not in f.read()
