@@ -356,3 +356,42 @@ def test_token_stays_out_of_logs_and_pages_and_the_rate_limit_holds_under_many_c
     alive_and_unchanged(table, before)
     with open(table.daemon.log, "rb") as f:
         assert token.encode() not in f.read()
+
+
+def test_history_rows_with_markup_in_names_are_text(table):
+    """A season's names reach /history from the journals through SQLite (host/history.py): a
+    name that is markup stays text there too, in a page that runs no script."""
+    from host import history
+    player = {"score": 5, "won": True, "pocketed": 8, "fouls": 0, "breaks": 1, "legal_breaks": 1,
+              "high_run": 8, "break_and_runs": 1}
+    rec = {"table": "t1", "started": 1.0, "ended": 100.0, "game": "eight-ball", "race_to": 5,
+           "target": None, "games": 9, "winner": 0, "winner_name": XSS_NAME, "score": [5, 4],
+           "players": [dict(player, name=XSS_NAME), dict(player, name=LONG_NAME, won=False, score=4)]}
+    db = history.HistoryDB(history.default_db(str(table.journal)))
+    try:
+        db.upsert(rec)
+    finally:
+        db.close()
+    code, headers, page = get(table, "/history")
+    assert code == 200 and "script-src" not in headers["Content-Security-Policy"]
+    assert "<img src=x" not in page and "<b>WWW" not in page
+    assert "&lt;img src=x onerror=top.__x=1&gt;" in page and "&lt;b&gt;" + "W" * 25 in page
+    assert json.loads(get(table, "/history.json")[2])["matches"][0]["winner_name"] == XSS_NAME
+
+
+def test_a_host_too_long_for_a_qr_code_gets_the_tables_own_address(tmp_path):
+    """Without --play-url the QR code names the Host the page was loaded from; one too long
+    for any QR code (a single label passes the rebinding check) used to fail the request."""
+    from host.web.access import TokenStore
+    from host.web.play import PlayRoutes
+    from host.web.server import ScoreboardServer
+    play = PlayRoutes("t1", TokenStore(str(tmp_path), "t1"), lambda name, body: None)
+    srv = ScoreboardServer(host="127.0.0.1", port=0, play=play).start()
+    try:
+        class T:
+            base = srv.url.rstrip("/")
+        for path in ("/play/qr.svg", "/play/sticker"):
+            code, _, body = get(T, path, {"Host": "a" * 3000})
+            assert code == 200 and "<svg" in body, path
+    finally:
+        srv.stop()
