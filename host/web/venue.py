@@ -35,7 +35,9 @@ h1{font-size:1.6rem}table{border-collapse:collapse;margin-bottom:1.5rem}
 td,th{padding:.35rem .7rem;border-bottom:1px solid #2c6b55;text-align:left}
 .cards{display:flex;flex-wrap:wrap;gap:1rem}.card{background:#124d3a;padding:1rem;border-radius:.6rem;
 min-width:min(16rem,100%);max-width:100%;box-sizing:border-box;overflow-wrap:anywhere}
-td,th{overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%;margin-bottom:1.5rem}.scroll table{margin:0}
+td,th{white-space:nowrap}
+@media (max-width:600px){body{margin:.6rem}td,th{padding:.3rem .45rem;font-size:.9rem}}
 .off{opacity:.55}a{color:#ffd166}.qr svg,.qr img{width:9rem;height:9rem;background:#fff;padding:.3rem}
 """
 
@@ -73,7 +75,9 @@ def _page(title, body, refresh=None):
 def _table_html(rows, cls=""):
     head = "".join("<th>%s</th>" % html.escape(c) for c in rows[0])
     body = "".join("<tr>%s</tr>" % "".join("<td>%s</td>" % html.escape(c) for c in r) for r in rows[1:])
-    return '<table class="%s"><thead><tr>%s</tr></thead><tbody>%s</tbody></table>' % (cls, head, body)
+    # A phone scrolls a wide table inside its box; the page itself keeps the screen's width.
+    return ('<div class="scroll"><table class="%s"><thead><tr>%s</tr></thead><tbody>%s</tbody>'
+            '</table></div>' % (cls, head, body))
 
 
 def _text(v, limit=MAX_TEXT):

@@ -358,7 +358,7 @@ def test_token_stays_out_of_logs_and_pages_and_the_rate_limit_holds_under_many_c
         assert token.encode() not in f.read()
 
 
-def test_history_rows_with_markup_in_names_are_text(table):
+def test_history_rows_with_markup_in_names_are_text(table, tmp_path):
     """A season's names reach /history from the journals through SQLite (host/history.py): a
     name that is markup stays text there too, in a page that runs no script."""
     from host import history
@@ -377,6 +377,18 @@ def test_history_rows_with_markup_in_names_are_text(table):
     assert "<img src=x" not in page and "<b>WWW" not in page
     assert "&lt;img src=x onerror=top.__x=1&gt;" in page and "&lt;b&gt;" + "W" * 25 in page
     assert json.loads(get(table, "/history.json")[2])["matches"][0]["winner_name"] == XSS_NAME
+    if not os.path.exists(CHROMIUM):
+        return
+    b = Browser(str(tmp_path / "profile"))
+    try:       # on a phone: the page keeps the screen's width, each cell stays on one line
+        b.open(table.base + "/history", width=390, height=844, mobile=True)
+        b.wait_for("!!document.querySelector('td')")
+        assert b.eval("typeof top.__x") == "undefined"
+        assert b.eval("document.documentElement.scrollWidth") <= 390
+        assert b.eval("Math.max(...[...document.querySelectorAll('td')].map("
+                      "td => td.getBoundingClientRect().height))") < 40
+    finally:
+        b.close()
 
 
 def test_a_host_too_long_for_a_qr_code_gets_the_tables_own_address(tmp_path):
