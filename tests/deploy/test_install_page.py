@@ -1,0 +1,116 @@
+"""hardware/README.md's install page, step 4, as Raspberry Pi OS / Debian 12 runs it: the shipped
+mosquitto.conf copied into /etc/mosquitto/conf.d/ under the distribution's own main
+mosquitto.conf. That main file already sets persistence and persistence_location, and mosquitto
+refuses to start on a second persistence_location ("Duplicate persistence_location value"), so
+a copied file that sets it again leaves the venue without a broker."""
+import getpass
+import os
+import socket
+import subprocess
+import time
+
+import pytest
+
+from tests.host.harness import free_port
+from tests.people.test_acl import CONF_DIR, MOSQUITTO, PASSWD, make_accounts
+
+pytestmark = pytest.mark.skipif(not (os.path.exists(MOSQUITTO) and os.path.exists(PASSWD)),
+                                reason="mosquitto and mosquitto_passwd are needed")
+
+# Debian 12's /etc/mosquitto/mosquitto.conf (package mosquitto 2.0.11), paths moved into the
+# test's folder; `user` added so that a root test run does not drop to user mosquitto.
+DEBIAN_MAIN_CONF = """\
+# Place your local configuration in /etc/mosquitto/conf.d/
+pid_file {d}/mosquitto.pid
+
+persistence true
+persistence_location {d}/lib/
+
+log_dest file {d}/mosquitto.log
+
+include_dir {d}/conf.d
+user {user}
+"""
+
+
+def shipped_conf_for(d, mosq, port):
+    """The shipped file as the installer copies it, pointed at the test's folders and port."""
+    text = (CONF_DIR / "mosquitto.conf").read_text()
+    assert "\nlistener 1883\n" in text
+    return (text.replace("/etc/mosquitto/billiards", str(mosq))
+            .replace("/var/lib/mosquitto/", str(d / "lib") + "/")
+            .replace("\nlistener 1883\n", "\nlistener %d 127.0.0.1\n" % port))
+
+
+def start(d, conf, port):
+    proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 10
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, ""
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    err = proc.communicate(timeout=5)[1]
+    log = (d / "mosquitto.log").read_text() if (d / "mosquitto.log").exists() else ""
+    return None, err + log
+
+
+def publish(port, user, password):
+    return subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(port), "-u", user,
+                           "-P", password, "-t", "billiards/t1/cmd/undo", "-m", "{}"],
+                          capture_output=True, text=True, timeout=20).returncode
+
+
+def install(d, edit=lambda text: text):
+    """make-passwd.sh for t1, the shipped file copied into conf.d: (main conf, port)."""
+    mosq, _ = make_accounts(d, tables=("t1",))
+    for sub in ("conf.d", "lib"):
+        (d / sub).mkdir()
+    port = free_port()
+    (d / "conf.d" / "billiards.conf").write_text(edit(shipped_conf_for(d, mosq, port)))
+    main = d / "mosquitto.conf"
+    main.write_text(DEBIAN_MAIN_CONF.format(d=d, user=getpass.getuser()))
+    return main, port
+
+
+def test_the_shipped_conf_starts_in_debians_conf_d(tmp_path):
+    main, port = install(tmp_path)
+    proc, why = start(tmp_path, main, port)
+    assert proc is not None, "mosquitto refused Debian's main conf with ours in conf.d: " + why
+    try:
+        assert publish(port, "player-t1", "player-t1-pw") == 0
+        assert publish(port, "player-t1", "wrong") != 0          # the accounts are on
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_a_conf_d_file_setting_persistence_again_is_what_fails(tmp_path):
+    """The check above can fail: the copy with its persistence lines back on is refused."""
+    main, port = install(tmp_path, lambda t: t.replace("#persistence_location", "persistence_location"))
+    proc, why = start(tmp_path, main, port)
+    if proc is not None:
+        proc.terminate()
+        proc.wait(10)
+    assert proc is None and "persistence_location" in why
+
+
+def env_file(text):
+    return dict(line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#"))
+
+
+def test_step_6_makes_a_second_table_its_own_board_account_and_page():
+    """The install page's own command for t2's env file, run on the shipped example."""
+    readme = (CONF_DIR.parent / "README.md").read_text()
+    line = next(l for l in readme.splitlines() if "sed -e" in l and "t2.env" in l)
+    sed = line.strip().split(" systemd/billiards.env.example")[0].replace("sudo ", "", 1)
+    example = CONF_DIR.parent / "systemd" / "billiards.env.example"
+    t1 = env_file(example.read_text())
+    t2 = env_file(subprocess.run(sed + " " + str(example), shell=True, capture_output=True, text=True,
+                                 check=True, timeout=20).stdout)
+    assert t2["BILLIARDS_SERIAL"] == "/dev/billiards-t2"
+    assert t2["BILLIARDS_BROKER"].startswith("mqtt://billiards-t2@")
+    assert "--http 8080" in t1["BILLIARDS_ARGS"] and "--http 8081" in t2["BILLIARDS_ARGS"]
