@@ -32,7 +32,8 @@ class EmbeddedBroker:
             raise RuntimeError(
                 "no MQTT broker listens on %s:%d and the embedded one is not installed; "
                 "install it with: pip install 'billiards-referee[broker]' "
-                "(or pass --broker mqtt://HOST:PORT)" % (self.host, self.port))
+                "(or start mosquitto, or run against a broker with --broker mqtt://HOST:PORT and "
+                "--serial PORT, or --simulate for a demo)" % (self.host, self.port))
         self._thread = threading.Thread(target=self._run, name="embedded-broker", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout):

@@ -29,16 +29,19 @@ def build_parser():
                    "--broker-password-file or BILLIARDS_BROKER_PASSWORD, not here (ps shows it)")
     r.add_argument("--broker-password-file", metavar="FILE",
                    help="file whose first line is the broker password (e.g. a systemd credential)")
-    r.add_argument("--table", default="t1", help="table id (topic billiards/<table>/...)")
+    r.add_argument("--table", default="t1", help="table id (topic billiards/<table>/...; default t1)")
     r.add_argument("--journal", default="journal", help="journal directory (default ./journal)")
-    r.add_argument("--prefix", default="billiards", help="first word of the MQTT topics")
-    r.add_argument("--game", default="eight-ball", help="game started when the journal has none")
+    r.add_argument("--prefix", default="billiards", help="first word of the MQTT topics (default billiards)")
+    from shared_rules.rules.games import GAMES
+    r.add_argument("--game", default="eight-ball", choices=GAMES,
+                   help="game started when the journal has none (default eight-ball)")
     r.add_argument("--players", type=_players, default=["Player 1", "Player 2"],
-                   help="two player names, comma separated")
+                   help="two player names, comma separated (default \"Player 1,Player 2\")")
     r.add_argument("--quiet-s", type=float, default=3.0,
-                   help="seconds of quiet that end a shot on tables without a motion sensor")
-    r.add_argument("--http", type=int, default=None,
-                   help="port of the TV page server; it also serves the phone page /play")
+                   help="seconds of quiet that end a shot on tables without a motion sensor (default 3)")
+    r.add_argument("--http", type=int, default=None, metavar="PORT",
+                   help="port of the TV page server, e.g. 8080 (default: no server); it also serves the "
+                   "phone page /play, /venue and /history")
     r.add_argument("--play-url", default=None, metavar="URL",
                    help="address phones use to reach --http, for the QR code (e.g. "
                    "http://192.168.1.20:8080); default: this machine's LAN address")
@@ -50,21 +53,21 @@ def build_parser():
     r.add_argument("--ca-file", help="CA certificate for mqtts:// with a private CA")
     r.add_argument("--insecure", action="store_true", help="mqtts:// without certificate checks")
     r.add_argument("--sim-speed", type=float, default=1.0,
-                   help="simulated table only: time factor (2 = twice as fast)")
+                   help="simulated table only: time factor (2 = twice as fast; default 1)")
     r.add_argument("--sim-seed", type=int, default=None, help="simulated table only: random seed")
     r.add_argument("--no-console", action="store_true", help="do not show the live status line")
-    r.add_argument("--lang", choices=("en", "ru"), default="en", help="language of the LED display text")
+    r.add_argument("--lang", choices=("en", "ru"), default="en", help="language of the LED display text (default en)")
     r.add_argument("--awtrix", metavar="PREFIX", default=None,
                    help="also drive an AWTRIX 3 clock listening under this MQTT prefix (e.g. awtrix_1a2b3c)")
     r.add_argument("--discovery-prefix", default="homeassistant",
-                   help="Home Assistant discovery prefix; 'none' turns discovery off")
+                   help="Home Assistant discovery prefix (default homeassistant); 'none' turns discovery off")
     r.add_argument("--name", default=None, metavar="TEXT",
                    help='the table\'s name in Home Assistant, e.g. "Table by the window" '
                    '(default: Pool table <table>)')
     r.add_argument("--history-db", default=None, metavar="FILE",
                    help="SQLite file of finished matches (default: venue/history.sqlite3 in the journal directory)")
     r.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="info",
-                   help="least important log line shown (stderr; no time stamps under systemd)")
+                   help="least important log line shown (default info; stderr; no time stamps under systemd)")
     r.add_argument("--serial-dtr", choices=("on", "off"), default="on",
                    help="DTR line while the port is open (default on: with RTS also on, an ESP32 "
                    "DevKit's auto-reset circuit does not reset the board)")
@@ -132,10 +135,12 @@ def cmd_replay(args):
 def cmd_history(args):
     from host import history
     db_path = args.history_db or history.default_db(args.journal)
+    if (args.rebuild or not args.history_db) and not os.path.isdir(args.journal):
+        # A mistyped --journal would otherwise make an empty database there and say "none yet".
+        print("billiards history: no journal directory %s (give the daemon's --journal DIR)"
+              % args.journal, file=sys.stderr)
+        return 2
     if args.rebuild:
-        if not os.path.isdir(args.journal):
-            print("billiards history: no journal directory %s" % args.journal, file=sys.stderr)
-            return 2
         n = history.rebuild(db_path, args.journal)
         print("billiards history: %d finished matches rebuilt from %s into %s" % (n, args.journal, db_path),
               file=sys.stderr)
@@ -324,6 +329,9 @@ def cmd_run(args):
                 print("billiards: %s" % e, file=sys.stderr)
                 return 2
             print("billiards: started an embedded MQTT broker on 127.0.0.1:1883", file=sys.stderr)
+        else:       # say which broker, so nobody wonders where the state goes
+            print("billiards: MQTT broker 127.0.0.1:1883 (one listens there already; --broker for "
+                  "another)", file=sys.stderr)
 
     sim = None
     serial_url = args.serial

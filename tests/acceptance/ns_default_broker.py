@@ -62,6 +62,9 @@ def main(mode, work):
     if mode == "existing" and said_embedded:
         print("started an embedded broker although one listened:\n" + text)
         return 1
+    if mode == "existing" and "MQTT broker 127.0.0.1:1883 (one listens there already" not in text:
+        print("did not say which broker it uses:\n" + text)
+        return 1
     print("OK")
     return 0
 

@@ -1,0 +1,47 @@
+"""What a stranger meets on the first run: every message names a way forward that works, a typo
+is refused rather than silently making something new, and `--help` tells the defaults."""
+import argparse
+import subprocess
+import sys
+
+import pytest
+
+from host import broker
+from host.cli import build_parser, main
+
+
+def test_without_the_embedded_broker_the_advice_works(monkeypatch):
+    """The advice must not be a bare --broker: that alone is refused (no --serial)."""
+    monkeypatch.setitem(sys.modules, "amqtt.broker", None)          # import fails
+    with pytest.raises(RuntimeError) as e:
+        broker.EmbeddedBroker("127.0.0.1", 1).start()
+    text = str(e.value)
+    assert "pip install 'billiards-referee[broker]'" in text
+    assert "--simulate" in text and "--serial" in text
+
+
+def test_history_refuses_a_journal_directory_that_is_not_there(tmp_path, capsys):
+    missing = tmp_path / "jornal"
+    assert main(["history", "--journal", str(missing)]) == 2
+    assert "no journal directory %s" % missing in capsys.readouterr().err
+    assert not missing.exists()                     # no empty database made at the typo
+
+
+def test_history_of_a_journal_without_matches_says_none_yet(tmp_path, capsys):
+    assert main(["history", "--journal", str(tmp_path)]) == 0
+    assert "(none yet)" in capsys.readouterr().out
+
+
+def test_an_unknown_game_is_refused_before_anything_starts(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "host.cli", "run", "--game", "snooker",
+                        "--journal", str(tmp_path / "j")], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2
+    assert "eight-ball" in p.stderr and "nine-ball" in p.stderr and "straight-pool" in p.stderr
+    assert not (tmp_path / "j").exists()
+
+
+def test_run_help_tells_every_default():
+    run = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices["run"]
+    silent = [a.option_strings[0] for a in run._actions
+              if a.default not in (None, False, argparse.SUPPRESS) and "default" not in (a.help or "")]
+    assert silent == []
