@@ -418,3 +418,29 @@ def test_odd_sensor_values_do_not_change_the_game(table):
     after = comparable(t.state())
     for k in ("shot", "on_table", "shooter", "phase", "players", "last_shot", "ball_in_hand", "winner"):
         assert after[k] == before[k], k
+
+
+def documented_state_fields():
+    """(top-level, last_shot) field names docs/mqtt.md gives for `…/state`: the keys of its
+    example and the names its 'Extra fields' paragraph lists."""
+    import pathlib
+    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "mqtt.md").read_text()
+    section = doc.split("## State (`…/state`)", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```", 2)[1]
+    top = set(re.findall(r'^\s*"(\w+)":', example, re.M))
+    shot = set(re.findall(r'"(\w+)":', re.search(r'"last_shot":[^\n]*', example).group(0))) - {"last_shot"}
+    extra = section.split("- Extra fields", 1)[1].split("\n\n", 1)[0]
+    extra = re.sub(r"\([^()]*\)", "", extra)          # the names, not what the brackets say
+    extra_top, _, extra_shot = extra.partition("in `last_shot`:")
+    top |= set(re.findall(r"`(\w+)`", extra_top))
+    shot |= set(re.findall(r"`(\w+)`", extra_shot))
+    return top, shot
+
+
+def test_every_published_state_field_is_documented_and_back(table):
+    top, shot = documented_state_fields()
+    assert {"table", "players", "faults", "can_undo"} <= top and {"pocketed", "break"} <= shot
+    new_game(table)
+    s = table.board.legal_break()
+    assert set(s) == top, "docs/mqtt.md and …/state differ: %s" % sorted(set(s) ^ top)
+    assert set(s["last_shot"]) == shot, sorted(set(s["last_shot"]) ^ shot)

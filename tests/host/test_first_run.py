@@ -45,3 +45,13 @@ def test_run_help_tells_every_default():
     silent = [a.option_strings[0] for a in run._actions
               if a.default not in (None, False, argparse.SUPPRESS) and "default" not in (a.help or "")]
     assert silent == []
+
+
+def test_docs_daemon_md_names_every_flag():
+    """docs/daemon.md is the command line's page: a flag it does not name is one nobody finds."""
+    import pathlib
+    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "daemon.md").read_text()
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    missing = ["%s %s" % (name, o) for name, p in sub.choices.items() for a in p._actions
+               for o in a.option_strings if o.startswith("--") and o != "--help" and o not in doc]
+    assert missing == []
