@@ -78,10 +78,10 @@ def test_the_checker_finds_what_it_is_for(tmp_path):
         "[ok](docs/a.md) [ok](docs/a.md#install-as-a-service-raspberry-pi-os) [ok](docs/a.md#notes-1)\n"
         "[ok](https://example.org/x.md) `[code](nowhere.md)`\n```\n[code](nowhere.md)\n```\n"
         "[gone](docs/b.md) ![gone](docs/tv.png) [bad anchor](docs/a.md#install)\n"
-        "[outside](../shared/CONTRACT.md)\n[ref]: docs/missing.md\n")
-    (tmp_path.parent / "shared").mkdir(exist_ok=True)
-    (tmp_path.parent / "shared" / "CONTRACT.md").write_text("x")
+        "[outside](../elsewhere/NOTES.md)\n[ref]: docs/missing.md\n")
+    (tmp_path.parent / "elsewhere").mkdir(exist_ok=True)
+    (tmp_path.parent / "elsewhere" / "NOTES.md").write_text("x")
     assert [b.split(": ", 1)[1] for b in broken(page, tmp_path)] == [
         "docs/b.md (no such file)", "docs/tv.png (no such file)",
-        "docs/a.md#install (no such heading)", "../shared/CONTRACT.md (outside the clone)",
+        "docs/a.md#install (no such heading)", "../elsewhere/NOTES.md (outside the clone)",
         "docs/missing.md (no such file)"]
