@@ -148,3 +148,10 @@ class Table:
 
     def settle(self, seconds=0.3):
         time.sleep(seconds)
+
+    def flush(self, timeout=10):
+        """Return once everything the daemon published before now has arrived: it answers a
+        command it refuses after those messages (one client, QoS 1: the broker keeps their
+        order), however slow a loaded machine is. A refused command changes nothing."""
+        r = self.cmd("no_such_command", raw="{}", timeout=timeout)
+        assert r["ok"] is False, r

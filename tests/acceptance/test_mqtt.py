@@ -127,11 +127,15 @@ def clause_ids():
 def test_retained_topics_and_event_not_retained(table, broker):
     new_game(table)
     table.board.play([(wire.RAIL, 1, 900)])            # illegal break: events, a decision
-    time.sleep(0.3)
+    table.flush()                                       # the events follow the state
     assert table.events(), "no events published"
     late = Subscriber(broker.port, topics=("#",))       # a newcomer sees only retained messages
     try:
-        time.sleep(1.0)
+        # The broker sends the retained messages as it takes the subscription, before it takes
+        # anything the newcomer publishes after: once its own message is back, they are all in.
+        late.publish("tests/late/flush", "1")
+        wait_for(lambda: any(m[0] == "tests/late/flush" for m in late.messages), 10,
+                 what="retained messages, then the newcomer's own")
         retained = {m[0]: m[1] for m in late.messages if m[2]}
         live = {m[0] for m in late.messages if not m[2]}
     finally:
@@ -319,7 +323,7 @@ def test_refused_commands_change_nothing(table):
     t = table
     new_game(t, game="eight-ball")
     t.board.legal_break()
-    time.sleep(0.3)
+    t.flush()                                           # the break's events follow its state
     before = comparable(t.state())
     ev = len(t.events())
     bad = [("call", "{not json"), ("call", "[1, 2]"), ("call", "\"text\""), ("call", "3"),
@@ -409,11 +413,11 @@ def test_odd_sensor_values_do_not_change_the_game(table):
     t = table
     new_game(t, game="eight-ball")
     t.board.legal_break()
-    time.sleep(0.3)
+    t.flush()                                           # the break's events follow its state
     before = comparable(t.state())
     _events(t, [(wire.POCKET, 9, 3), (wire.POCKET, 2, 77), (wire.RAIL, 40, 5), (99, 0, 0),
                 (wire.MOTION, 3, 7), (wire.BUTTON, 15, 9), (wire.CUE, 77, 3)])
-    time.sleep(0.5)
+    t.flush()                                           # whatever they changed is published by now
     assert t.proc.proc.poll() is None
     after = comparable(t.state())
     for k in ("shot", "on_table", "shooter", "phase", "players", "last_shot", "ball_in_hand", "winner"):
