@@ -95,7 +95,7 @@ class Table:
             return None
         return wait_for(got, timeout, what="ACK %#x/%d" % (boot_id, seq))
 
-    def wait_lights(self, pred, after, timeout=3, what="LIGHTS"):
+    def wait_lights(self, pred, after, timeout=10, what="LIGHTS"):
         """First LIGHTS frame after host frame index `after` for which pred(frame) holds."""
         def got():
             self.pump()

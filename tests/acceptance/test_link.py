@@ -1,7 +1,6 @@
 """CONTRACT section 1 through the pty the daemon opens as --serial, checked with our own codec."""
 import random
 import struct
-import time
 
 import pytest
 
@@ -193,9 +192,10 @@ def test_lights_every_second_and_on_change(table):
     table.write(wire.hello(B, MOTION_BOARD))
     table.wait_ack(B, 0)
     mark = table.mark()
-    time.sleep(3.2)
-    ls = [f for f in table.host_frames[mark:] + table.pump() if f["type"] == wire.LIGHTS]
-    assert len(ls) >= 2, "LIGHTS must repeat about every second, got %d in 3.2 s" % len(ls)
+    # About every second with nothing changing: three in a row (a loaded machine may be late).
+    wait_for(lambda: len([f for f in table.host_frames[mark:] + table.pump()
+                          if f["type"] == wire.LIGHTS]) >= 3, 15, what="LIGHTS repeated with no change")
+    ls = [f for f in table.host_frames[mark:] if f["type"] == wire.LIGHTS]
     assert all(f["len"] == 3 for f in ls)
     s = table.state()
     assert s["phase"] == "break" and s["ball_in_hand"] == "kitchen"
@@ -205,10 +205,14 @@ def test_lights_every_second_and_on_change(table):
     table.write(*shot(1, 1_000_000, [(wire.RAIL, r, 900) for r in range(4)] + [(wire.POCKET, 2, 3)]))
     table.wait_state(lambda s: s["shot"] == 1 and s["phase"] == "play", what="break judged")
     mark = table.mark()
-    t0 = time.monotonic()
     assert table.cmd("call", {"ball": 1, "pocket": "foot-right"})["ok"]
-    f = table.wait_lights(lambda x: x["mask"] & 0x3FF, mark, what="LIGHTS with the called pocket")
-    assert time.monotonic() - t0 < 0.7, "LIGHTS must be sent on change, not only once a second"
+    # The daemon ends the step that took the call by sending LIGHTS, before it takes a later
+    # command: once that one is answered, the new LIGHTS are on the wire (a board that only got
+    # them once a second would not have them yet, unless a second had gone by).
+    table.flush()
+    ls = [f for f in table.host_frames[mark:] + table.pump() if f["type"] == wire.LIGHTS and f["mask"] & 0x3FF]
+    assert ls, "LIGHTS must be sent on change, not only once a second"
+    f = ls[0]
     assert f["mask"] == 1 << 3 and f["mode"] == 0, f
 
     # Same call by pocket number: side-left is pocket 1.
