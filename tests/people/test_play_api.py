@@ -96,13 +96,17 @@ def test_token_is_enforced_and_nothing_changes_without_it(table, tmp_path):
 def test_rate_limit_per_client_then_it_recovers(table):
     token = table.token()
     codes = []
-    for _ in range(40):
+    t0 = time.monotonic()
+    while len(codes) < 200 and (len(codes) < 40 or 429 not in codes):
         code, headers, res = post(table.base, "/api/cmd/safety", {}, token="wrong-" + "x" * 30)
         codes.append(code)
         if code == 429:
             assert int(headers["Retry-After"]) >= 1 and "too many" in res["error"]
+    elapsed = time.monotonic() - t0
     assert codes[0] == 403 and 429 in codes
-    assert codes.count(403) <= 16             # the burst, plus a few refilled while we knocked
+    # The burst of 12, plus 4 a second refilled while we knocked (however slowly a loaded
+    # machine let us knock).
+    assert codes.count(403) <= 12 + 4 * elapsed + 1, (codes.count(403), elapsed)
     time.sleep(1.5)
     code, _, res = post(table.base, "/api/cmd/safety", {}, token=token)
     assert code == 200 and res["cmd"] == "safety"
