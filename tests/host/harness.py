@@ -26,6 +26,24 @@ def free_port():
         return s.getsockname()[1]
 
 
+def listens(pid, port):
+    """True once process `pid` listens on TCP `port` of 127.0.0.1: its own socket, read from
+    Linux's /proc (a connection alone could reach another program that took the port).
+    Elsewhere, a connection is all we can check."""
+    try:
+        owned = {os.readlink("/proc/%d/fd/%s" % (pid, fd)) for fd in os.listdir("/proc/%d/fd" % pid)}
+        with open("/proc/net/tcp") as f:
+            rows = [line.split() for line in f.readlines()[1:]]
+    except OSError:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return True
+        except OSError:
+            return False
+    return any(r[3] == "0A" and int(r[1].split(":")[1], 16) == port and "socket:[%s]" % r[9] in owned
+               for r in rows)
+
+
 def wait_for(pred, timeout=10.0, step=0.02, what="condition"):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -40,28 +58,39 @@ class Mosquitto:
     """A private mosquitto on a free loopback port; start/stop keep the port."""
 
     def __init__(self, tmpdir):
-        self.port = free_port()
         self.conf = os.path.join(str(tmpdir), "mosquitto.conf")
+        self._new_port()
+        self.proc = None
+        self.started = False
+
+    def _new_port(self):
+        self.port = free_port()
         with open(self.conf, "w") as f:
             f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n" % self.port)
-        self.proc = None
 
     @property
     def url(self):
         return "mqtt://127.0.0.1:%d" % self.port
 
     def start(self):
-        self.proc = subprocess.Popen([MOSQUITTO, "-c", self.conf], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        """Start (again, on the same port). A free port may be taken by another program before
+        mosquitto binds it: mosquitto then exits, and a first start tries another port (a
+        connection to the port alone could reach that other program)."""
+        for _ in range(5):
+            self.proc = subprocess.Popen([MOSQUITTO, "-c", self.conf], stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL)
 
-        def up():
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return True
-            except OSError:
-                return False
-        wait_for(up, 10, what="mosquitto to listen")
-        return self
+            def up():
+                if self.proc.poll() is not None:
+                    return "exited"
+                return listens(self.proc.pid, self.port)
+            if wait_for(up, 20, what="mosquitto to listen") is True:
+                self.started = True
+                return self
+            if self.started:
+                break
+            self._new_port()
+        raise AssertionError("mosquitto exited at start (port %d taken?)" % self.port)
 
     def stop(self):
         if self.proc is not None:
