@@ -212,6 +212,16 @@ class PtyLink:
         os.replace(tmp, self.path)
 
     def close(self):
+        """Unplugged: the pty goes, and so does the link naming it, as udev removes
+        /dev/billiards-<table> on unplug. A link left behind would name whatever pty the kernel
+        numbers the same next (another test's, in this process or another): the daemon
+        reopening it would talk to a stranger's board."""
+        if self.slave is not None and os.path.islink(self.path):
+            try:
+                if os.readlink(self.path) == os.ttyname(self.slave):
+                    os.unlink(self.path)
+            except OSError:
+                pass
         for fd in (self.master, self.slave):
             if fd is not None:
                 try:
