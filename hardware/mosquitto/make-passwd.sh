@@ -10,7 +10,8 @@
 # for; an empty answer makes a random one, printed once. A daemon's password is also written to
 # $BILLIARDS_ETC/<table>.broker-password (default /etc/billiards, root only, mode 600): the
 # service (hardware/systemd/billiards@.service) hands it to the daemon as a systemd credential. Run it again to change the
-# table list; it rewrites both files.
+# table list; it rewrites both files. A table that already has that file keeps its daemon
+# password (no question); the other accounts are asked again (type the same passwords).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 2 ] || { echo "usage: $0 DIR TABLE [TABLE...]   e.g. $0 /etc/mosquitto/billiards t1 t2" >&2; exit 2; }
@@ -31,6 +32,14 @@ cp "$here/acl" "$acl.new"
 ask() {   # ask ACCOUNT: prints the account's password
     var=BILLIARDS_PW_$(printf '%s' "$1" | tr 'a-z-' 'A-Z_')
     eval "pw=\${$var:-}"
+    # A table's daemon keeps the password it has (run again to add a table, the running
+    # services still log in); BILLIARDS_PW_BILLIARDS_<TABLE> gives it a new one.
+    case $1 in billiards-*)
+        if [ -z "$pw" ] && [ -s "$etc/${1#billiards-}.broker-password" ]; then
+            head -n 1 "$etc/${1#billiards-}.broker-password"
+            return
+        fi ;;
+    esac
     if [ -z "$pw" ] && [ -t 0 ]; then
         printf 'password for %s (empty: a random one): ' "$1" >&2
         stty -echo 2>/dev/null || true

@@ -67,6 +67,11 @@ def publish(port, user, password):
 def install(d, edit=lambda text: text):
     """make-passwd.sh for t1, the shipped file copied into conf.d: (main conf, port)."""
     mosq, _ = make_accounts(d, tables=("t1",))
+    return configure(d, mosq, edit)
+
+
+def configure(d, mosq, edit=lambda text: text):
+    """Debian's main conf, the shipped file in its conf.d with the accounts in `mosq`."""
     for sub in ("conf.d", "lib"):
         (d / sub).mkdir()
     port = free_port()
@@ -114,3 +119,28 @@ def test_step_6_makes_a_second_table_its_own_board_account_and_page():
     assert t2["BILLIARDS_SERIAL"] == "/dev/billiards-t2"
     assert t2["BILLIARDS_BROKER"].startswith("mqtt://billiards-t2@")
     assert "--http 8080" in t1["BILLIARDS_ARGS"] and "--http 8081" in t2["BILLIARDS_ARGS"]
+
+
+def test_adding_a_table_keeps_the_running_tables_daemon_passwords(tmp_path):
+    """Adding t2 means running make-passwd.sh again with the whole list; t1's daemon, running
+    with the password its service loaded, must still get in afterwards."""
+    _, etc = make_accounts(tmp_path, tables=("t1",))
+    before = (etc / "t1.broker-password").read_text()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BILLIARDS_PW_")}
+    env.update(BILLIARDS_ETC=str(etc), BILLIARDS_PW_REFEREE="r", BILLIARDS_PW_HOMEASSISTANT="h",
+               BILLIARDS_PW_DISPLAY="d", BILLIARDS_PW_AWTRIX="a", BILLIARDS_PW_PLAYER_T1="p1",
+               BILLIARDS_PW_PLAYER_T2="p2")         # no daemon password given: t2's is made
+    p = subprocess.run(["sh", str(CONF_DIR / "make-passwd.sh"), str(tmp_path / "mosq"), "t1", "t2"],
+                       env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert (etc / "t1.broker-password").read_text() == before
+    assert (etc / "t2.broker-password").read_text().strip()
+    main, port = configure(tmp_path, tmp_path / "mosq")
+    proc, why = start(tmp_path, main, port)
+    assert proc is not None, why
+    try:
+        assert publish(port, "billiards-t1", before.strip()) == 0       # t1's daemon still gets in
+        assert publish(port, "player-t2", "p2") == 0
+    finally:
+        proc.terminate()
+        proc.wait(10)
