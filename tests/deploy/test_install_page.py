@@ -59,9 +59,21 @@ def start(d, conf, port):
 
 
 def publish(port, user, password):
-    return subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(port), "-u", user,
-                           "-P", password, "-t", "billiards/t1/cmd/undo", "-m", "{}"],
-                          capture_output=True, text=True, timeout=20).returncode
+    """0 when the broker lets `user` in (a CONNACK's reason code, as mosquitto_pub's exit)."""
+    import threading
+    import paho.mqtt.client as mqtt
+    answer, got = [], threading.Event()
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    c.username_pw_set(user, password)
+    c.on_connect = lambda client, userdata, flags, rc, props=None: (answer.append(rc.value), got.set())
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    try:
+        assert got.wait(10), "no CONNACK"
+    finally:
+        c.loop_stop()
+        c.disconnect()
+    return answer[0]
 
 
 def install(d, edit=lambda text: text):
