@@ -55,3 +55,32 @@ def test_docs_daemon_md_names_every_flag():
     missing = ["%s %s" % (name, o) for name, p in sub.choices.items() for a in p._actions
                for o in a.option_strings if o.startswith("--") and o != "--help" and o not in doc]
     assert missing == []
+
+
+def documented_command_lines():
+    """(file:line, argv) of every whole `billiards run|replay|history|token ...` in the Markdown."""
+    import pathlib
+    import re
+    import shlex
+    root = pathlib.Path(__file__).resolve().parents[2]
+    found = []
+    for page in sorted(root.glob("*.md")) + sorted(root.glob("docs/*.md")) + sorted(root.glob("hardware/**/*.md")):
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for m in re.finditer(r"(?:`|^\s*(?:sudo )?)(?:\S*/)?billiards ((?:run|replay|history|token)\b[^`\n#]*)", line):
+                cmd = m.group(1).strip()
+                if not re.search(r"[\[…]|\.\.\.|--help", cmd):      # synopses and mentions
+                    found.append(("%s:%d" % (page.relative_to(root), n), shlex.split(cmd)))
+    return found
+
+
+def test_every_documented_command_line_parses():
+    parser = build_parser()
+    lines = documented_command_lines()
+    assert len(lines) >= 10
+    bad = []
+    for where, argv in lines:
+        try:
+            parser.parse_args(argv)
+        except SystemExit:
+            bad.append("%s: billiards %s" % (where, " ".join(argv)))
+    assert bad == []
