@@ -16,6 +16,8 @@ def _players(text):
 def build_parser():
     p = argparse.ArgumentParser(prog="billiards",
                                 description="The referee inside a smart pool table.")
+    from host.outputs import _version         # the version Home Assistant and …/info show
+    p.add_argument("--version", action="version", version="billiards-referee %s" % _version())
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="run the daemon for one table")
     r.add_argument("--serial", help="serial port or URL (/dev/billiards-t1, /dev/ttyACM0, "

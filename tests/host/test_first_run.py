@@ -84,3 +84,11 @@ def test_every_documented_command_line_parses():
         except SystemExit:
             bad.append("%s: billiards %s" % (where, " ".join(argv)))
     assert bad == []
+
+
+def test_version_is_the_one_the_table_publishes(capsys):
+    from host.outputs import _version
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.strip() == "billiards-referee %s" % _version()
