@@ -1,6 +1,7 @@
 """The journal: torn last line tolerated, replay gives the daemon's state, daemon continues it."""
 import json
 import os
+import time
 import subprocess
 import sys
 
@@ -89,13 +90,18 @@ def test_daemon_continues_a_torn_journal(tmp_path, broker, subscriber):
         assert s["players"][0]["name"] == "Anna"      # same game, not a new one
         # The torn line (seq 9) was never acknowledged; the board sends it again: accepted once.
         from tests.host.harness import raw_event
-        link.write(raw_event(9, 3000000, MOTION, 0, 1))
         acks = []
+        sent = [0.0]
 
         def got():
+            # Again until acknowledged, as a board does: a frame written before the daemon
+            # opened its port is flushed by the open (pyserial clears the input then).
+            if time.monotonic() - sent[0] > 0.5:
+                link.write(raw_event(9, 3000000, MOTION, 0, 1))
+                sent[0] = time.monotonic()
             acks.extend(f["ack"] for f in link.read_frames() if f["type"] == 0x81)
             return 9 in acks
-        wait_for(got, 10, what="ACK 9")
+        wait_for(got, 15, what="ACK 9")
         entries = journal_lines(jpath)        # every line parses
         assert [e["seq"] for e in entries if e["src"] == "board"] == list(range(1, 10))
     finally:
