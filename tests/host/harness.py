@@ -2,6 +2,7 @@
 import json
 import os
 import pathlib
+import random
 import signal
 import socket
 import subprocess
@@ -20,7 +21,32 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 MOSQUITTO = "/usr/sbin/mosquitto"
 
 
+_PORTS = random.SystemRandom()      # not reseeded by a test's random.seed (pytest-randomly)
+
+
+def _ephemeral_low():
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def free_port():
+    """A free port for a server the test starts later, below the kernel's ephemeral range: a
+    port from that range (what binding port 0 gives) may be handed to some client's outgoing
+    connection before the server binds it, or even to a client reconnecting to that very port
+    while its broker restarts (TCP connects to itself), and then the server cannot bind."""
+    low = _ephemeral_low()
+    if low > 12000:
+        for _ in range(50):
+            port = _PORTS.randrange(10000, low)
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
