@@ -38,10 +38,7 @@ pytestmark = [
 ]
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.host.harness import free_port  # noqa: E402  (below the ephemeral range, see there)
 
 
 def security_settings():
