@@ -16,15 +16,13 @@ import os
 import pathlib
 import statistics
 import sys
-import tempfile
 import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.host.harness import (Mosquitto, Subscriber, PtyLink, FakeBoard, DaemonProc,  # noqa: E402
-                                free_port, wait_for)
+from tests.host.harness import table_with_page, wait_for  # noqa: E402
 
 
 def post(conn, path, body, token):
@@ -44,16 +42,7 @@ def main():
     ap.add_argument("--samples", type=int, default=80)
     ap.add_argument("--flood", type=int, default=2000)
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="bench-play-")
-    broker = Mosquitto(tmp).start()
-    sub = Subscriber(broker.port)
-    link = PtyLink(os.path.join(tmp, "tty"))
-    board = FakeBoard(link)
-    port = free_port()
-    d = DaemonProc(link.path, broker.url, "t1", os.path.join(tmp, "journal"),
-                   extra=["--http", str(port), "--players", "Anna,Bob"]).start()
-    try:
-        wait_for(lambda: (sub.state("t1") or {}).get("link", {}).get("state") == "up", 20, what="link")
+    with table_with_page("bench-play-") as (tmp, broker, sub, board, d, port):
         token = open(os.path.join(tmp, "journal", "t1.token")).read().strip()
         arrivals = []                       # when each state message reached the subscriber
         topic = "billiards/t1/state"
@@ -105,12 +94,6 @@ def main():
         print("flood from one client: %d requests in %.2f s = %.0f answers/s; %s"
               % (args.flood, dt, args.flood / dt, ", ".join("%d x %d" % (v, k) for k, v in sorted(flood_codes.items()))))
         print("another phone during the flood: %s" % other)
-    finally:
-        d.stop()
-        board.stop()
-        link.close()
-        sub.close()
-        broker.stop()
 
 
 if __name__ == "__main__":

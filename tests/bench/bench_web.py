@@ -12,19 +12,17 @@ command's round trip through the daemon's loop meanwhile.
 """
 import argparse
 import json
-import os
 import pathlib
 import socket
 import statistics
 import sys
-import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.host import harness  # noqa: E402
-from tests.host.harness import Mosquitto, Subscriber, PtyLink, FakeBoard, DaemonProc, free_port, wait_for  # noqa: E402
+from tests.host.harness import table_with_page, wait_for  # noqa: E402
 
 
 def proc_status(pid):
@@ -93,17 +91,8 @@ def main():
     args = ap.parse_args()
     if args.root:
         harness.ROOT = pathlib.Path(args.root)
-    tmp = tempfile.mkdtemp(prefix="bench-web-")
-    broker = Mosquitto(tmp).start()
-    sub = Subscriber(broker.port)
-    link = PtyLink(os.path.join(tmp, "tty"))
-    board = FakeBoard(link)
-    port = free_port()
-    d = DaemonProc(link.path, broker.url, "t1", os.path.join(tmp, "journal"),
-                   extra=["--http", str(port), "--players", "Anna,Bob"]).start()
     held = []
-    try:
-        wait_for(lambda: (sub.state("t1") or {}).get("link", {}).get("state") == "up", 20, what="link")
+    with table_with_page("bench-web-") as (tmp, broker, sub, board, d, port):
         pid = d.proc.pid
         print("daemon %s" % harness.ROOT)
         print("at rest            : %s; /state %s" % (proc_status(pid), state_latency(port)))
@@ -208,14 +197,8 @@ def main():
         time.sleep(3.0)
         print("after              : %s; /state %s; daemon alive: %s"
               % (proc_status(pid), state_latency(port), d.proc.poll() is None))
-    finally:
-        for s in held:
-            s.close()
-        d.stop()
-        board.stop()
-        link.close()
-        sub.close()
-        broker.stop()
+    for s in held:
+        s.close()
 
 
 if __name__ == "__main__":

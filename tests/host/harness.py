@@ -1,4 +1,5 @@
 """Test harness: a real mosquitto, the daemon as a subprocess, a fake board on a pty, a subscriber."""
+import contextlib
 import json
 import os
 import pathlib
@@ -6,6 +7,7 @@ import random
 import signal
 import socket
 import subprocess
+import tempfile
 import sys
 import threading
 import time
@@ -401,3 +403,28 @@ def without_link(state):
     s = dict(state)
     s.pop("link", None)
     return s
+
+
+@contextlib.contextmanager
+def table_with_page(prefix, extra=()):
+    """A whole table for the web benchmarks: private broker, subscriber, a board on a pty and a
+    daemon serving its page on a free port, linked up. Yields (tmp, broker, sub, board, daemon,
+    http_port); tears everything down afterwards."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    broker = Mosquitto(tmp).start()
+    sub = Subscriber(broker.port)
+    link = PtyLink(os.path.join(tmp, "tty"))
+    board = FakeBoard(link)
+    port = free_port()
+    d = DaemonProc(link.path, broker.url, "t1", os.path.join(tmp, "journal"),
+                   extra=["--http", str(port), "--players", "Anna,Bob"] + list(extra)).start()
+    try:
+        wait_for(lambda: (sub.state("t1") or {}).get("link", {}).get("state") == "up", 20, what="link")
+        yield tmp, broker, sub, board, d, port
+    finally:
+        d.stop()
+        board.stop()
+        link.close()
+        sub.close()
+        broker.stop()
+
