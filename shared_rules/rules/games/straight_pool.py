@@ -308,11 +308,11 @@ def judge(g, shot, settings, events):
     if f.brk:
         x["breaker"] = f.p
         verdict["legal_break"] = is_legal_break(f, shot, settings)
+        f.fouls = [c for c in f.fouls if c not in BREAK_RULINGS]
         if not verdict["legal_break"]:
             _illegal_break(g, f, shot, settings, events, verdict)
             _remind(g)
             return verdict
-        f.fouls = [c for c in f.fouls if c not in BREAK_RULINGS]
     if f.fouls:
         _foul(g, f, shot, events, verdict)
     else:
@@ -335,10 +335,9 @@ def _illegal_break(g, f, shot, settings, events, verdict):
     биток, то объявляется фол ... начинает действовать правило о трех нарушениях» (SP.BREAK-SCRATCH).
     The opponent plays the table (seed); `sp_illegal_break: wpa` also lets him make the breaker
     break again."""
-    fouls = [c for c in f.fouls if c not in BREAK_RULINGS]
-    codes = ["illegal_break"] + fouls
-    cl = _foul_clauses(shot, fouls, ["SP.BREAK"])
-    third = _charge_foul(g, f.p, codes, cl, events, BREAK_PENALTY, bool(fouls))
+    codes = ["illegal_break"] + f.fouls
+    cl = _foul_clauses(shot, f.fouls, ["SP.BREAK"])
+    third = _charge_foul(g, f.p, codes, cl, events, BREAK_PENALTY, bool(f.fouls))
     if third:
         codes.append("three_fouls")
         cl.append("SP.3-FOULS")
