@@ -33,7 +33,6 @@ class Clock:
         diff = ticks_diff
         add = ticks_add or _plus
         self._ticks = ticks_us
-        self._diff = ticks_diff
         self.diff = ticks_diff
         self.raw = ticks_us()     # the ticks_us of the last `now`
         self._hi = 0              # whole SPANs since the Clock was made
@@ -42,7 +41,7 @@ class Clock:
     def now(self):
         """The raw ticks_us of now; advances the time since boot. Allocates nothing."""
         t = self._ticks()
-        d = self._diff(t, self.raw)
+        d = self.diff(t, self.raw)
         self.raw = t
         lo = self._lo + d
         if lo >= SPAN:
@@ -54,7 +53,7 @@ class Clock:
 
     def at(self, raw):
         """Microseconds since boot of a raw ticks_us reading taken recently (64-bit: framing only)."""
-        return self._hi * SPAN + self._lo + self._diff(raw, self.raw)
+        return self._hi * SPAN + self._lo + self.diff(raw, self.raw)
 
     def us(self):
         """Microseconds since boot at the last `now` (64-bit: framing only)."""
