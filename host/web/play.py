@@ -19,6 +19,7 @@ import os
 import re
 
 from host.web.access import RateLimiter, lan_address, play_url
+from host.web.server import TV_HEADERS
 
 STATIC_DIR = os.path.dirname(os.path.abspath(__file__))
 STATIC = {"/play": ("play.html", "text/html; charset=utf-8"),
@@ -28,11 +29,8 @@ MAX_BODY = 4096
 LOCAL_SUFFIXES = (".local", ".lan", ".home.arpa", ".internal", ".localdomain")
 COMMAND_NAME = re.compile(r"^[a-z_]{1,32}$")
 # The page holds the token: only our own scripts run, nothing is fetched from elsewhere, and no
-# other site may frame it (a hidden frame could steal taps).
-PAGE_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-                "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-                "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
-                "X-Content-Type-Options": "nosniff"}
+# other site may frame it (a hidden frame could steal taps). The TV page's policy is the same.
+PAGE_HEADERS = TV_HEADERS
 # The sticker page: an inline style, no script at all.
 STICKER_HEADERS = dict(PAGE_HEADERS, **{"Content-Security-Policy": "default-src 'none'; "
                        "style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; "
