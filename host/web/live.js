@@ -1,8 +1,14 @@
 // Shared by the TV page and the phone page: the state stream from host/web/server.py
-// (/events, Server-Sent Events) and the shot clock counted against the server's clock.
+// (/events, Server-Sent Events), the shot clock counted against the server's clock, and
+// the balls' colours.
 window.BilliardsLive = (function () {
   "use strict";
   var offset = 0;          // server wall clock minus ours, seconds
+  var COLORS = {1: "#f2c500", 2: "#1b4fbf", 3: "#d32f2f", 4: "#6a1b9a", 5: "#f57c00",
+                6: "#1b8a3a", 7: "#7b1f1f", 8: "#111111"};
+
+  // A ball's colour (a stripe's is its solid's; 0 is the cue ball).
+  function ballColor(n) { return n === 0 ? "#f4f1e6" : (COLORS[n > 8 ? n - 8 : n] || "#888"); }
 
   // Follow the stream: render(state) for each state; `conn` shows live/reconnecting.
   function connect(conn, words, render) {
@@ -30,5 +36,5 @@ window.BilliardsLive = (function () {
     el.hidden = false;
   }
 
-  return {connect: connect, clock: clock};
+  return {connect: connect, clock: clock, ballColor: ballColor};
 })();

@@ -2,8 +2,6 @@
 // POST api/cmd/<name> with the table's token (from the QR code's URL fragment).
 (function () {
   "use strict";
-  var COLORS = {1: "#f2c500", 2: "#1b4fbf", 3: "#d32f2f", 4: "#6a1b9a", 5: "#f57c00",
-                6: "#1b8a3a", 7: "#7b1f1f", 8: "#111111"};
   // Pockets seen from the head end (where the breaker stands): the foot is at the top.
   var POCKETS = [["head-left", 10, 190], ["side-left", 8, 100], ["foot-left", 10, 10],
                  ["foot-right", 110, 10], ["side-right", 112, 100], ["head-right", 110, 190]];
@@ -251,7 +249,7 @@
     if (parent) { parent.appendChild(el); }
     return el;
   }
-  function ballColor(n) { return n === 0 ? "#f4f1e6" : (COLORS[n > 8 ? n - 8 : n] || "#888"); }
+  var ballColor = BilliardsLive.ballColor;
 
   function drawPockets() {
     var g = $("pockets");

@@ -1,8 +1,6 @@
 // Bar-TV scoreboard: renders the table state pushed by host/web/server.py over SSE.
 (function () {
   "use strict";
-  var COLORS = {1: "#f2c500", 2: "#1b4fbf", 3: "#d32f2f", 4: "#6a1b9a", 5: "#f57c00",
-                6: "#1b8a3a", 7: "#7b1f1f", 8: "#111111"};
   var GAMES = {"eight-ball": "Eight-ball", "nine-ball": "Nine-ball", "straight-pool": "Straight pool"};
   var FOULS = {
     cue_pocketed: "cue ball pocketed", no_rail: "no ball reached a rail",
@@ -61,7 +59,7 @@
     (s.on_table || []).slice().sort(function (a, b) { return a - b; }).forEach(function (n) {
       if (lowest === null) { lowest = n; }
       var b = document.createElement("div");
-      var c = COLORS[n > 8 ? n - 8 : n] || "#888";
+      var c = BilliardsLive.ballColor(n);
       b.className = "ball" + (n > 8 ? " stripe" : "");
       b.style.background = c;
       b.style.setProperty("--c", c);
