@@ -66,6 +66,13 @@ def fsync_dir(directory):
         os.close(fd)
 
 
+def _write_all(fd, data):
+    """os.write until all of `data` is written (a write may take only part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def parse_lines(data):
     """(entries, good_length, skipped) from a segment's bytes (see `scan`)."""
     entries = []
@@ -259,9 +266,7 @@ class Journal:
                 self._cut_back()
             if self._clean:      # what is in the file is whole (a blank line someone added included)
                 self._size = os.fstat(self._fd).st_size
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self._fd, view):]
+            _write_all(self._fd, data)
             os.fsync(self._fd)
         except OSError as e:
             self._cut_back()
@@ -303,9 +308,7 @@ class Journal:
         try:
             fd = os.open(new, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             try:
-                view = memoryview(line)
-                while view:
-                    view = view[os.write(fd, view):]
+                _write_all(fd, line)
                 os.fsync(fd)
             finally:
                 os.close(fd)
