@@ -68,7 +68,8 @@ def build_parser():
                    '(default: Pool table <table>)')
     r.add_argument("--history-db", default=None, metavar="FILE",
                    help="SQLite file of finished matches (default: venue/history.sqlite3 in the journal directory)")
-    r.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="info",
+    from host.logs import LEVELS
+    r.add_argument("--log-level", choices=LEVELS, default="info",
                    help="least important log line shown (default info; stderr; no time stamps under systemd)")
     r.add_argument("--serial-dtr", choices=("on", "off"), default="on",
                    help="DTR line while the port is open (default on: with RTS also on, an ESP32 "
