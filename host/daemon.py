@@ -342,7 +342,8 @@ class Daemon:
 
         `payload` is the raw body (bytes or text, as MQTT gives it) or a dict. The answer is
         {"cmd", "ok", "error", "id"} (CONTRACT section 2)."""
-        err = check_name(name)
+        bad_name = check_name(name)
+        err = bad_name
         cid = None
         body = None
         if err is None:
@@ -359,7 +360,7 @@ class Daemon:
             self.counts["commands"] += 1
             self.counts["refused"] += 1
             ok = False
-        if not isinstance(name, str) or check_name(name) is not None:
+        if bad_name is not None:
             name = str(name).encode("utf-8", "replace").decode("utf-8")[:64]
         result = {"cmd": name, "ok": ok, "error": err, "id": cid}
         try:
@@ -590,9 +591,6 @@ class Daemon:
         if what != self.broker_state:
             self.broker_state = what
             log.log(level, text)
-
-    def _say(self, text, level=logging.WARNING):
-        log.log(level, text)
 
     def _log_board(self, entry):
         """One line when the board (re)starts, and for every sensor fault that comes or goes."""
