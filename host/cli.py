@@ -1,4 +1,5 @@
-"""`billiards` command line (CONTRACT section 3): run, replay, coverage, history; token (the phone page)."""
+"""`billiards` command line (CONTRACT section 3): run, replay, coverage, history; token (the phone page);
+camera analyse (docs/camera.md)."""
 import argparse
 import json
 import os
@@ -52,6 +53,15 @@ def build_parser():
                    "and serves only this machine and private networks (10/8, 172.16/12, 192.168/16, "
                    "link-local, 100.64/10, fc00::/7); an address (127.0.0.1, 192.168.1.20, 0.0.0.0) "
                    "binds exactly that and serves whoever reaches it")
+    r.add_argument("--tv-address", default=None, metavar="ADDRESS[,ADDRESS...]",
+                   help="the TV pages' addresses or networks (e.g. 192.168.1.50 or 192.168.50.0/24): "
+                   "they alone get the QR code with the table's token (/play/qr.svg, /play/sticker), "
+                   "may rotate it over the API, and keep their live stream when many phones open "
+                   "theirs; this machine always does; 'any' gives the QR code to every client")
+    r.add_argument("--venue-url", default=None, metavar="URL",
+                   help="the venue service's pages (billiards venue run --http; docs/tournament.md): "
+                   "the phone page's 'join the queue' leads to URL/queue/<table> (default: "
+                   "$BILLIARDS_VENUE_URL, or none)")
     r.add_argument("--ca-file", help="CA certificate for mqtts:// with a private CA")
     r.add_argument("--insecure", action="store_true", help="mqtts:// without certificate checks")
     r.add_argument("--sim-speed", type=float, default=1.0,
@@ -60,7 +70,9 @@ def build_parser():
     r.add_argument("--no-console", action="store_true", help="do not show the live status line")
     r.add_argument("--lang", choices=("en", "ru"), default="en", help="language of the LED display text (default en)")
     r.add_argument("--awtrix", metavar="PREFIX", default=None,
-                   help="also drive an AWTRIX 3 clock listening under this MQTT prefix (e.g. awtrix_1a2b3c)")
+                   help="also drive an AWTRIX 3 clock listening under this MQTT prefix; set the "
+                   "clock's prefix to one under awtrix/ (e.g. awtrix/t1), which the venue ACL lets "
+                   "the daemon publish (awtrix/#)")
     r.add_argument("--discovery-prefix", default="homeassistant",
                    help="Home Assistant discovery prefix (default homeassistant); 'none' turns discovery off")
     r.add_argument("--name", default=None, metavar="TEXT",
@@ -83,6 +95,18 @@ def build_parser():
                    "(default 8000)")
     r.add_argument("--shot-clock", type=int, default=None, metavar="SECONDS",
                    help="shot clock for every game (GEN.SLOW-PLAY), e.g. 60; a new_game body may set its own")
+    r.add_argument("--camera", default=None, metavar="SOURCE",
+                   help="the overhead camera (docs/camera.md): a V4L2 device (0, /dev/video0), an "
+                   "rtsp:// or http:// stream, picamera2 (Raspberry Pi), or a video file played in "
+                   "real time; its facts judge first contacts, cushions and breaks (default: no camera; "
+                   "needs the camera extra)")
+    r.add_argument("--camera-corners", default=None, metavar='"x,y x,y x,y x,y"',
+                   help="the camera's image pixels of the cushion-nose corners: head-left, head-right, "
+                   "foot-right, foot-left (default: found in the picture; the calibration view /camera "
+                   "shows them)")
+    r.add_argument("--camera-table", default="auto", metavar="SIZE",
+                   help="the playing area the camera sees: 7ft, 8ft, 9ft or LENGTHxWIDTH in mm "
+                   "(default auto: from the balls' size)")
     hp = sub.add_parser("history", help="finished matches and per-player totals (what /history shows)")
     hp.add_argument("--journal", default="journal", help="journal directory (default ./journal)")
     hp.add_argument("--history-db", default=None, metavar="FILE",
@@ -105,12 +129,16 @@ def build_parser():
                     "directory with --table: the table's current state")
     rp.add_argument("--table", default=None, help="table id (default: the file name)")
     sub.add_parser("coverage", help="rule clause coverage report", add_help=False)
+    from host.tournament.cli import add_parsers as tournament_parsers   # venue run, tournament ...
+    tournament_parsers(sub)
+    from host.camera.cli import add_parser as add_camera_parser
+    add_camera_parser(sub)
     return p
 
 
 def cmd_replay(args):
-    from host.journal import fold_segment, journal_path
-    from host.daemon import load_referee_class
+    from host.journal import journal_path
+    from host.fold import fold_files, head_table, new_referee
     path = args.file
     if os.path.isdir(path):
         if not args.table:
@@ -118,14 +146,14 @@ def cmd_replay(args):
                   file=sys.stderr)
             return 2
         path = journal_path(path, args.table)
-    ref = load_referee_class()(args.table or "t1", None)
+    ref = new_referee(args.table or "t1")
     try:
-        head = fold_segment(path, ref)
+        fold = fold_files([path], ref)
     except (OSError, EOFError) as e:
         print("billiards replay: %s" % e, file=sys.stderr)
         return 2
     name = os.path.basename(path).split(".")[0]
-    table = args.table or (head["referee"]["fields"].get("table") if head else None) or name
+    table = args.table or head_table(fold.head) or name
     ref.table = table
     state = ref.state()
     state["table"] = table
@@ -174,14 +202,14 @@ def cmd_token(args):
     return 0
 
 
-def _play_routes(daemon, journal_dir, base_url):
+def _play_routes(daemon, journal_dir, base_url, venue_url=None):
     """The phone page: the table's token from the journal directory; commands go through the
     daemon's queue (Daemon.request_command), never straight to the referee."""
     from host.web.access import TokenStore
     from host.web.play import PlayRoutes
     tokens = TokenStore(journal_dir, daemon.table)
     tokens.current()                      # created (0600) at start, not at the first scan
-    return PlayRoutes(daemon.table, tokens, daemon.request_command, base_url=base_url)
+    return PlayRoutes(daemon.table, tokens, daemon.request_command, base_url=base_url, venue_url=venue_url)
 
 
 def _http_address(bind):
@@ -191,26 +219,27 @@ def _http_address(bind):
     return bind, False
 
 
-def _start_http(daemon, port, pages=(), journal_dir="journal", base_url=None, bind="lan"):
+def _start_http(daemon, port, pages=(), journal_dir="journal", base_url=None, bind="lan", tv=None,
+                venue_url=None):
     """The TV page server (host/web) on `port`, fed every state through `daemon.listeners`,
-    with the phone page /play."""
+    with the phone page /play; `tv`: --tv-address (ip networks besides this machine)."""
     try:
         from host.web.server import ScoreboardServer
-        play = _play_routes(daemon, journal_dir, base_url)
+        play = _play_routes(daemon, journal_dir, base_url, venue_url)
     except ImportError as e:
         print("billiards: --http %d ignored: the web pages cannot load (%s)" % (port, e),
               file=sys.stderr)
         return None
     try:
         host, local_only = _http_address(bind)
-        server = ScoreboardServer(host=host, port=port, play=play, local_only=local_only)
+        server = ScoreboardServer(host=host, port=port, play=play, local_only=local_only, tv=tv)
         for page in pages:
             server.add_page(page)
         server.start()
     except OSError as e:
         print("billiards: --http %d: %s" % (port, e), file=sys.stderr)
         return None
-    daemon.listeners.append(lambda state, events: server.publish(state))
+    daemon.listeners.append(server.publish)      # (state, events): the pages' state and shot log
     if daemon.state is not None:
         server.publish(daemon.state)
     print("billiards: TV page on %s; phone page %splay (its QR code with the token is on the TV "
@@ -225,7 +254,10 @@ def _tv_url(args, broker):
     """The TV page's address as Home Assistant will reach it (device configuration_url), or None.
 
     A page bound to every interface is named by the address this machine uses to reach the
-    broker, which is where Home Assistant lives too (a UDP connect sends nothing)."""
+    broker, which is where Home Assistant lives too (a UDP connect sends nothing); when that is
+    a loopback address (the broker on this machine, the README's set-up), by this machine's LAN
+    address: the `info` message's links are followed by phones too, and no phone can follow
+    127.0.0.1 (issue 17)."""
     if not args.http:
         return None
     if getattr(args, "play_url", None):           # the address given for phones (--play-url)
@@ -239,6 +271,10 @@ def _tv_url(args, broker):
                 host = s.getsockname()[0]
         except OSError:
             host = socket.gethostname()
+        from host.web.venue import is_loopback_host
+        if is_loopback_host(host):
+            from host.web.access import lan_address
+            host = lan_address()
     if ":" in host:
         host = "[%s]" % host
     return "http://%s:%d/" % (host, args.http)
@@ -290,7 +326,8 @@ def _set_broker_password(broker, args, environ=os.environ):
 
 
 def cmd_run(args):
-    from host.daemon import Daemon, terminal_printer
+    from host.daemon import Daemon
+    from host.console import terminal_printer
     from host.mqtt import MqttShell, parse_broker
     from host.broker import listening, EmbeddedBroker
     from host.lock import TableLock, TableBusy
@@ -300,6 +337,21 @@ def cmd_run(args):
     if refusal:
         print("billiards: %s" % refusal, file=sys.stderr)
         return 2
+    try:
+        from host.web.access import tv_networks
+        tv = tv_networks(args.tv_address)
+    except ValueError as e:
+        print("billiards: --tv-address %s: %s" % (args.tv_address, e), file=sys.stderr)
+        return 2
+    edge = None
+    if args.camera:                 # refused before anything starts, like a bad --tv-address
+        edge = _camera_edge(args)
+        if edge is None:
+            return 2
+    if args.awtrix and args.awtrix != "awtrix" and not args.awtrix.startswith("awtrix/"):
+        print("billiards: warning: --awtrix %s: the venue ACL (hardware/mosquitto/acl) lets the "
+              "daemon publish under awtrix/# only; set the clock's prefix to e.g. awtrix/%s"
+              % (args.awtrix, args.table), file=sys.stderr)
 
     # One daemon per table, decided before anything is connected or published.
     lock = TableLock(args.journal, args.table)
@@ -368,13 +420,17 @@ def cmd_run(args):
     for o in daemon.outputs:
         if hasattr(o, "board_info"):        # Home Assistant shows the board and its firmware
             o.board_info = lambda: daemon.session.hello
+    if edge is not None:
+        edge.put = daemon.queue.put
+        daemon.camera.attach(edge)
     n = daemon.start_journal()
     if n:
         print("billiards: replayed %d journal entries from %s" % (n, daemon.journal.path),
               file=sys.stderr)
-    shell = MqttShell(broker, "billiards-%s-%d" % (args.table, os.getpid()), daemon.will(),
+    shell = MqttShell(broker, client_id(args.table), daemon.will(),
                       daemon.queue, daemon.subscriptions(), ca_file=args.ca_file,
-                      insecure=args.insecure)
+                      insecure=args.insecure, commands=daemon.base + "/cmd/",
+                      mqtt5=embedded is None)
     daemon.attach_mqtt(shell)
     shell.start()
     recorder = MatchRecorder(args.table, db_path, lambda: table_files(daemon.journal.path), publish=shell.publish,
@@ -382,11 +438,19 @@ def cmd_run(args):
     daemon.listeners.append(recorder)
     daemon.outputs.append(recorder)
     recorder.start(daemon.state)
+    if edge is not None:
+        edge.start()
+        print("billiards: camera %s%s" % (args.camera, "; its calibration view is /camera on the TV page"
+                                          if args.http else ""), file=sys.stderr)
     http = None
     if args.http:
         from host.web.venue import VenuePages
-        http = _start_http(daemon, args.http, pages=[VenuePages(venue, db_path)],
-                           journal_dir=args.journal, base_url=args.play_url, bind=args.http_bind)
+        http = _start_http(daemon, args.http, pages=[VenuePages(venue, db_path, public_url=args.play_url)],
+                           journal_dir=args.journal, base_url=args.play_url, bind=args.http_bind,
+                           tv=tv, venue_url=args.venue_url)
+        if http is not None and edge is not None:
+            from host.web.camera_view import CameraView       # the installer's calibration view
+            http.add_page(CameraView(edge))
 
     def stop(signum, frame):
         daemon.stopping = True
@@ -396,6 +460,8 @@ def cmd_run(args):
     try:
         daemon.run()
     finally:
+        if edge is not None:
+            edge.stop()
         daemon.close()
         recorder.stop()
         if http is not None:
@@ -408,7 +474,41 @@ def cmd_run(args):
     return 0
 
 
+def _camera_edge(args):
+    """The camera's thread for --camera (not started), or None after saying why it cannot be."""
+    try:
+        from host.camera.edge import CameraEdge
+        from host.camera.geometry import Table, parse_corners
+    except ImportError as e:
+        print("billiards: --camera needs OpenCV and NumPy: pip install 'billiards-referee[camera]' (%s)" % e,
+              file=sys.stderr)
+        return None
+    try:
+        corners = parse_corners(args.camera_corners) if args.camera_corners else None
+        if args.camera_table != "auto":
+            Table.named(args.camera_table)
+    except ValueError as e:
+        print("billiards: --camera: %s" % e, file=sys.stderr)
+        return None
+    return CameraEdge(args.camera, put=None, corners=corners, table=args.camera_table)
+
+
+def client_id(table):
+    """The daemon's MQTT client id: the table and a random part. An id another client can guess
+    (it was the pid) lets that client disconnect the daemon by connecting with it."""
+    import secrets
+    return "billiards-%s-%s" % (table, secrets.token_hex(8))
+
+
+def private_files():
+    """Whatever the daemon and its tools create (journals, locks, tokens, history) is for their
+    user alone, run by hand as under systemd: 0600 files, 0700 folders. A stricter umask given by
+    the caller is kept."""
+    os.umask(os.umask(0o077) | 0o077)
+
+
 def main(argv=None):
+    private_files()
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] == "coverage":
         from host.coverage import main as coverage_main
@@ -422,6 +522,12 @@ def main(argv=None):
         return cmd_history(args)
     if args.command == "token":
         return cmd_token(args)
+    if args.command in ("venue", "tournament"):
+        from host.tournament import cli as tournament_cli
+        return getattr(tournament_cli, "cmd_" + args.command)(args)
+    if args.command == "camera":
+        from host.camera.cli import cmd_camera
+        return cmd_camera(args)
     return 2
 
 

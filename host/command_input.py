@@ -165,3 +165,14 @@ def _parse(payload):
     if not isinstance(body, dict):
         return None, "payload must be a JSON object, like {} or {\"ball\": 3, \"pocket\": \"foot-left\"}"
     return body, check_value(body)
+
+
+def answer(name, res, cid=None):
+    """The `…/cmd/result` of a referee's (or the daemon's) answer `res`: {"cmd", "ok", "error",
+    "id"}, plus, when refused, the refusal's stable "code" and its "text" in each language."""
+    ok = bool(res.get("ok"))
+    out = {"cmd": name, "ok": ok, "error": None if ok else (res.get("error") or "refused"), "id": cid}
+    if not ok and res.get("code"):
+        out["code"] = res["code"]
+        out["text"] = res.get("text")
+    return out

@@ -1,4 +1,9 @@
-"""One compact line describing the table, for the terminal the daemon runs in (pure)."""
+"""One compact line describing the table, for the terminal the daemon runs in (`status_line` is pure)."""
+import shutil
+import sys
+import time
+
+from host.logs import printable
 
 
 def status_line(state, counts=None):
@@ -26,4 +31,59 @@ def status_line(state, counts=None):
     parts.append("link %s dropped %s" % (link.get("state", "?"), link.get("dropped", 0)))
     if counts and counts.get("corrupt"):
         parts.append("corrupt %d" % counts["corrupt"])
-    return "  ".join(parts)
+    return printable("  ".join(parts))     # names come from players: no escape reaches the terminal
+
+
+class Console:
+    """The live line on the daemon's terminal: redrawn when the table changes, at most once a
+    second otherwise."""
+
+    def __init__(self, show, clock):
+        self.show = show            # callable(line), None at the end (see terminal_printer)
+        self.clock = clock
+        self.line = None
+        self.at = 0.0
+
+    def update(self, state, counts, force=False):
+        if state is None:
+            return
+        now = self.clock()
+        if not force and now - self.at < 1.0:
+            return
+        line = status_line(state, counts)
+        if line != self.line:
+            self.line = line
+            self.at = now
+            self.show(line)
+
+    def close(self):
+        if self.line is not None:
+            self.show(None)
+
+
+def terminal_printer(stream=None):
+    """console callable: redraws one line on a terminal, prints plain lines elsewhere."""
+    stream = stream or sys.stdout
+    tty = stream.isatty()
+    state = {"last": 0.0}
+
+    def show(line):
+        if line is None:
+            if tty:
+                stream.write("\n")
+                stream.flush()
+            return
+        if line.startswith("! "):
+            stream.write(("\r\x1b[K" if tty else "") + line + "\n")
+        elif tty:
+            width = shutil.get_terminal_size((100, 24)).columns - 1
+            stream.write("\r\x1b[K" + line[:max(20, width)])
+        else:
+            now = time.monotonic()
+            if now - state["last"] < 1.0:
+                return
+            state["last"] = now
+            stream.write(line + "\n")
+        stream.flush()
+
+    return show

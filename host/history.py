@@ -1,10 +1,12 @@
 """A venue that remembers: finished matches, folded from the journals only, kept in SQLite.
 
-`matches_from_entries` is a pure fold over one table's journal entries (the same
-referee the daemon runs), so the database can always be rebuilt from the
-journals (`billiards history --rebuild`) and the live record is, by
-construction, what a rebuild gives: the daemon's recorder re-folds the journal
-when a match is won (or a win is undone) instead of trusting its own memory.
+`matches_from_entries` is the one fold (host/fold.py) over one table's journal entries (the
+same referee the daemon runs), so the database can always be rebuilt from the journals
+(`billiards history --rebuild`) and the live record is, by construction, what a rebuild
+gives: the daemon's recorder folds the journal's current segment again when a match is won
+(or a win is undone) instead of trusting its own memory. A segment's head carries the whole
+match so far (the referee names the match and counts its break-and-runs), so that costs one
+segment at most, however long the match.
 
 A match runs from an accepted `new_game` to the entry after which the state has
 a match winner. A break-and-run: the breaker won the game (rack) and the other
@@ -15,8 +17,7 @@ import json
 import os
 import sqlite3
 
-from host.journal import read_entries, table_files, HEAD
-from shared_rules.link import names
+from host.journal import read_entries, table_files
 
 DEFAULT_NAME = os.path.join("venue", "history.sqlite3")   # a subdirectory: the journals stay alone
 STAT_FIELDS = ("pocketed", "fouls", "breaks", "legal_breaks", "high_run")
@@ -36,122 +37,91 @@ def journal_files(journal_dir):
 
 
 class _MatchFold:
-    """Feeds entries to a referee and notes what a match record needs."""
+    """The one fold (host/fold.py) over a table's journal, noting each won match's record.
+
+    The referee names the match in play (`Referee.match()`: its id, the wall of the entry that
+    began it, and of the one that won it), whoever began it and whatever undo did since; a
+    record is keyed by that start, as the database is.
+    """
 
     def __init__(self, table, settings=None):
-        from host.daemon import load_referee_class
+        from host.fold import Fold, new_referee
         self.table = table
-        self.referee = load_referee_class()(table, settings)
-        self.records = {}          # started -> the record of a won match (insertion order = finish order)
+        self.referee = new_referee(table, settings)
+        self.fold = Fold(self.referee, on_head=self._head, observers=[self._entry])
+        self.records = {}          # started -> {"_state", "ended"} of a won match (insertion order = finish order)
         self.withdrawn = set()     # started of matches whose win was taken back and not won again
-        self.current = None        # {"started", "racks": {rack: winner-if-break-and-run}, ...}
-        self.stack = []            # (match, state) saved at each new_game, for an undone new_game
-        self.fed = False           # an entry other than a head has been folded
 
     def feed(self, e):
-        if e.get("src") == HEAD:
-            # A journal file's head: where the table stood. Folding from the first file it repeats
-            # what came before; it is a start only for the oldest file kept (retention).
-            if not self.fed:
-                self.referee.restore(e["referee"])
-                if e.get("match_started") is not None and self.referee.g is not None:
-                    self.current = {"started": e["match_started"], "racks": {}, "visited": {}}
+        self.fold.feed(e)
+
+    @property
+    def current(self):
+        """The match in play, as the referee names it: {"started": wall of its first entry}."""
+        return {"started": self.referee.match()["started"]}
+
+    def _head(self, head):
+        self.referee.adopt_match_start(head.get("match_started"))     # heads before match identities
+        self._entry(head, {"ok": True})      # a segment may begin on a won table (rolled after the win)
+
+    def _entry(self, e, res):
+        g = self.referee.g      # read only; a full state() per entry would triple the cost
+        if not (isinstance(res, dict) and res.get("ok")) or g is None:
             return
-        self.fed = True
-        before = self.referee.state() if _is_new_game(e) else None
-        res = self.referee.apply(e)
-        if not (isinstance(res, dict) and res.get("ok")):
-            return
-        s = self.referee.g or {}      # read only; a full state() per entry would triple the cost
-        if before is not None and any(isinstance(ev, dict) and ev.get("event") == "rerack"
-                                      for ev in res.get("events") or ()):
-            self.stack.append((self.current, before))
-            self.current = {"started": e.get("wall"), "racks": {}, "visited": {}}
-        elif _is_undo(e) and self.stack and _same_game(self.referee.state(), self.stack[-1][1]):
-            self.current = self.stack.pop()[0]      # undo of a new game: the old match is back
-        if self.current is None or s.get("game") is None:
-            return
-        self._follow_rack(s)
-        key = self.current["started"]
-        if s.get("winner") is not None:
+        m = self.referee.match()
+        key = m["started"]
+        if g["winner"] is not None:
             s = self.referee.state()
             if key not in self.records or self.records[key]["_state"] != s:
                 self.records.pop(key, None)
-                self.records[key] = {"_state": s, "ended": e.get("wall"), "racks": dict(self.current["racks"])}
+                self.records[key] = {"_state": s, "ended": m["ended"]}
                 self.withdrawn.discard(key)
         elif key in self.records:
             self.records.pop(key)
             self.withdrawn.add(key)
 
-    def _follow_rack(self, s):
-        """Break-and-run bookkeeping for the rack being played."""
-        rack, shot = s.get("rack"), s.get("shot") or 0
-        visited = self.current["visited"]
-        if rack in visited and shot < visited[rack]:
-            del visited[rack]                       # the turn that passed was undone
-        if (shot > 0 and s.get("shooter") != s.get("breaker") and rack not in visited
-                and s.get("phase") != "over"):
-            visited[rack] = shot
-        racks = self.current["racks"]
-        if s.get("phase") == "over" and s.get("game_winner") is not None:
-            w = s["game_winner"]
-            racks[rack] = w if (w == s.get("breaker") and rack not in visited) else None
-        else:
-            racks.pop(rack, None)
-
     def result(self):
-        return [_record(self.table, started, r) for started, r in self.records.items()], set(self.withdrawn)
+        return [record(self.table, r["_state"], started, r["ended"]) for started, r in self.records.items()], \
+            set(self.withdrawn)
 
 
-GAME_KEYS = ("game", "players", "stats", "shot", "rack", "phase", "on_table", "winner", "shooter")
-
-
-def _same_game(a, b):
-    """The game of state `a` is the one of state `b` (an undone new_game brought it back)."""
-    return b.get("game") is not None and all(a.get(k) == b.get(k) for k in GAME_KEYS)
-
-
-def _is_cmd(e, name):
-    return isinstance(e, dict) and e.get("src") == "cmd" and e.get("cmd") == name
-
-
-def _is_button(e, index):
-    return (isinstance(e, dict) and e.get("src") == "board" and e.get("kind") == names.BUTTON
-            and e.get("index") == index and e.get("value") in (names.PRESS, names.LONG_PRESS))
-
-
-def _is_new_game(e):
-    """A new_game command or the board's new-game button (accepted if it re-racks)."""
-    return _is_cmd(e, "new_game") or _is_button(e, names.BUTTON_NEW_GAME)
-
-
-def _is_undo(e):
-    return _is_cmd(e, "undo") or _is_button(e, names.BUTTON_UNDO)
-
-
-def _record(table, started, r):
-    s = r["_state"]
+def record(table, s, started=None, ended=None):
+    """The history record of a won match from its state (the referee's, or the daemon's)."""
+    m = s.get("match") or {}
+    started = m.get("started") if started is None else started
+    ended = m.get("ended") if ended is None else ended
     players = s.get("players") or []
     stats = s.get("stats") or [{} for _ in players]
-    bnr = [0 for _ in players]
-    for w in r["racks"].values():
-        if w is not None and 0 <= w < len(bnr):
-            bnr[w] += 1
+    bnr = s.get("break_and_runs") or [0 for _ in players]
     rows = []
     for i, p in enumerate(players):
         st = stats[i] if i < len(stats) else {}
         row = {"name": p.get("name"), "score": p.get("score"), "won": s.get("winner") == i,
-               "break_and_runs": bnr[i]}
+               "break_and_runs": bnr[i] if i < len(bnr) else 0}
         for k in STAT_FIELDS:
             row[k] = st.get(k, 0)
         rows.append(row)
     straight = s.get("game") == "straight-pool"
-    return {"table": table, "started": started, "ended": r["ended"], "game": s.get("game"),
-            "race_to": None if straight else s.get("race_to"),
-            "target": s.get("target") if straight else None,
-            "games": s.get("rack"), "winner": s.get("winner"),
-            "winner_name": players[s["winner"]]["name"] if s.get("winner") in (0, 1) else None,
-            "score": [p.get("score") for p in players], "players": rows}
+    rec = {"table": table, "started": started, "ended": ended, "game": s.get("game"),
+           "race_to": None if straight else s.get("race_to"),
+           "target": s.get("target") if straight else None,
+           "games": s.get("rack"), "winner": s.get("winner"),
+           "winner_name": players[s["winner"]]["name"] if s.get("winner") in (0, 1) else None,
+           "score": _score(s, players), "players": rows}
+    each = s.get("race_to_each")
+    if not straight and isinstance(each, list) and len(each) == 2 and each[0] != each[1]:
+        rec["race_to_each"] = list(each)        # a handicap: each player's race (race_to: the longer)
+    if m.get("assignment"):
+        rec["assignment"] = m["assignment"]     # the venue service's label, from its new_game
+    return rec
+
+
+def _score(s, players):
+    """The match's score: games won (eight-ball, nine-ball, a 14.1 race of games), or the points
+    of a 14.1 match of one game."""
+    if s.get("game") == "straight-pool" and (s.get("race_to") or 1) > 1 and s.get("match_score"):
+        return list(s["match_score"])
+    return [p.get("score") for p in players]
 
 
 def matches_from_entries(entries, table, settings=None):
@@ -317,6 +287,9 @@ def match_rows(rep):
     for m in rep["matches"]:
         names = " v ".join(p["name"] for p in m["players"])
         score = "-".join(str(s) for s in m["score"])
+        each = m.get("race_to_each")
+        if isinstance(each, list) and len(each) == 2:
+            score += " (race %s/%s)" % (each[0], each[1])      # a handicapped match
         rows.append([_when(m["ended"]), m["table"], m["game"], names, score, m["winner_name"] or "?",
                      _duration(m)])
     return rows

@@ -4,8 +4,8 @@
 frame or command per line. From the first new game on, its first line is a
 head, `{"src": "snapshot", "referee": ..., "link": ...}`, the state everything
 before it folded into; so start-up reads only this file, however long the
-table's history. When a new game starts (or the segment reaches
-`segment_entries`), the segment is closed into `<dir>/<table>/NNNNNN.jsonl`
+table's history. When the match changes (host/recorded.py) or the segment reaches
+`segment_entries`, the segment is closed into `<dir>/<table>/NNNNNN.jsonl`
 (then compressed to `.jsonl.gz` by a background thread) and a new one begins
 with a head. A journal of the single-file days has no head: it is read whole
 once, and closed into the archive at its next roll.
@@ -286,13 +286,9 @@ class Journal:
 
     # --- segments -------------------------------------------------------------
 
-    def needs_roll(self, entry=None):
-        """True if `entry` (or, without one, the next board batch) should begin a new segment."""
-        if self.entries == 0:
-            return False
-        if self.entries >= self.segment_entries:
-            return True
-        return (entry is not None and entry.get("src") == "cmd" and entry.get("cmd") == "new_game")
+    def needs_roll(self):
+        """True if the current segment has reached its size (the next entries begin a new one)."""
+        return self.entries > 0 and self.entries >= self.segment_entries
 
     def roll(self, head):
         """Close the current segment into the archive and begin one headed by `head`.
@@ -393,20 +389,3 @@ class Journal:
             os.close(self._fd)
             self._fd = None
 
-
-def fold_segment(path, referee, fold_head=None):
-    """Replay one segment file into `referee` (head restored first); the head or None."""
-    head = {}
-
-    def each(e):
-        if e.get("src") == HEAD and not head:
-            head["h"] = e
-            referee.restore(e["referee"])
-            if fold_head is not None:
-                fold_head(e)
-            return
-        referee.apply(e)
-
-    with open_segment(path) as f:
-        scan(f, each)
-    return head.get("h")

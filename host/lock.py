@@ -23,7 +23,7 @@ class TableLock:
     def acquire(self):
         """Take the lock or raise TableBusy; an OSError (e.g. a read-only disk) passes through."""
         os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)      # for the daemon's user alone
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:

@@ -1,7 +1,9 @@
-"""The daemon's live match recorder: at each match end, the journal is folded again (host/history)
-from the file where the match began, and the table's rows in SQLite are brought in line; the
-match just won goes out retained on `<prefix>/<table>/match`. Older matches were written when
-they ended, from the same files, so the database stays what a rebuild gives.
+"""The daemon's live match recorder: at each match end, the journal's current segment is folded
+again (host/history), from its head, and the table's rows in SQLite are brought in line; the
+match just won goes out retained on `<prefix>/<table>/match`. The head holds the match so far,
+so the cost is one segment at most whatever the match's length (a long match is never read
+whole). Older matches were written when they ended, from the same files, so the database
+stays what a rebuild gives.
 
 It listens to the daemon's states (a `daemon.listeners` callable) and works in its own
 thread, so a long journal never delays an ACK to the board. The journal is synced before
@@ -13,35 +15,7 @@ import sys
 import threading
 
 from host import history
-from host.journal import HEAD, open_segment
 from host.outputs.core import QuietOutput
-
-
-def _head_match(path):
-    """`match_started` of a segment's head line (None: no head, or no match in play at it)."""
-    try:
-        with open_segment(path) as f:
-            first = f.readline()
-        e = json.loads(first) if first.endswith(b"\n") else None
-    except (OSError, ValueError, EOFError):
-        return None
-    return e.get("match_started") if isinstance(e, dict) and e.get("src") == HEAD else None
-
-
-def from_match_start(paths):
-    """The table's journal files from the one where the match in play began (oldest first).
-
-    Segments close at each new game and every `SEGMENT_ENTRIES`: the later heads of one
-    match all name its start, so walking back while they do, plus the file before, folds
-    that match whole, as a rebuild does (break-and-runs of its early games included)."""
-    paths = list(paths)
-    if len(paths) < 2:
-        return paths
-    named = _head_match(paths[-1])
-    i = len(paths) - 1
-    while i > 0 and named is not None and _head_match(paths[i - 1]) == named:
-        i -= 1
-    return paths[max(0, i - 1):]
 
 
 class MatchRecorder(QuietOutput):
@@ -115,7 +89,7 @@ class MatchRecorder(QuietOutput):
                 db.close()
 
     def _sync(self, db, announce):
-        paths = from_match_start(self.journal_paths())
+        paths = self.journal_paths()[-1:]       # the current segment: its head holds the match so far
         records, withdrawn = history.matches_from_journals(paths, self.table, self.settings)
         db.sync_table(self.table, records, withdrawn)
         if announce and records and self.publish is not None:

@@ -22,6 +22,12 @@ DATA = ROOT / "tests" / "data"
 LINK_VECTORS = DATA / "link-v1.json"     # made by tools/make_vectors.py
 
 
+# The rules engine (shared_rules/rules) runs under MicroPython with the heap of an ESP32-S3 with
+# PSRAM (issue 15), not the Pico's 192K: nothing deploys it to a Pico. The link and the firmware
+# keep the board's 192K.
+RULES_HEAP = "1M"
+
+
 def micropython_binary():
     exe = pathlib.Path(sys.executable).parent / "micropython"
     if exe.exists():

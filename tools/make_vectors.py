@@ -23,10 +23,13 @@ LAYOUTS = {
     0x01: ("<IBBBBBB", ("boot_id", "proto", "fw_major", "fw_minor", "pockets", "rails", "features")),
     0x02: ("<QBBHB", ("t_us", "kind", "index", "value", "flags")),
     0x03: ("<IQHI", ("boot_id", "t_us", "backlog", "dropped")),
+    0x04: ("<IB", ("boot_id", "value")),
+    0x05: ("<IIIII", ("boot_id", "window_us", "passes", "longest_us", "busy_us")),
     0x81: ("<IH", ("boot_id", "ack")),
     0x82: ("<HB", ("mask", "mode")),
 }
 HELLO = 0x01
+TAILS = {HELLO: ("name", 32), 0x04: ("text", 48)}     # UTF-8 to the end of the payload
 
 BOOT = 0xDEADBEEF
 FRAMES = [
@@ -50,6 +53,16 @@ FRAMES = [
      {"boot_id": 1, "proto": 1, "fw_major": 0, "fw_minor": 9, "pockets": 6, "rails": 6, "features": 0b1011,
       "name": "стол-" + "x" * 23}),
     ("heartbeat with events lost", 3, 300, {"boot_id": 7, "t_us": 2 ** 33, "backlog": 256, "dropped": 44}),
+    # Firmware 1.2: a FAULT 255's text (its seq is the FAULT EVENT's), the loop's rate.
+    ("firmware crash, then its FAULT (seq 1)", 4, 1,
+     {"boot_id": BOOT, "value": 17, "text": "RuntimeError: shift register on fire"}),
+    ("fault 255 value 17: the board could not be built", 2, 1,
+     {"t_us": 15800, "kind": 6, "index": 255, "value": 17, "flags": 0}),
+    ("configuration refused, text of 48 bytes", 4, 2,
+     {"boot_id": 7, "value": 21, "text": "i2c.0.freq: a whole number; motion.every_ms: a w"}),
+    ("fault text, UTF-8, no text", 4, 65535, {"boot_id": 1, "value": 20, "text": ""}),
+    ("loop rate: 9731 passes in 10 s", 5, 0,
+     {"boot_id": BOOT, "window_us": 10000412, "passes": 9731, "longest_us": 4210, "busy_us": 2212004}),
 ]
 COBS_EXAMPLES = [b"", b"\x00", b"\x00\x00", b"\x11\x22\x00\x33", bytes(range(1, 255)), bytes(range(1, 256)),
                  b"\x01" * 508, b"\x01" * 253 + b"\x00", b"\x00" * 3 + b"\x01" * 254]
@@ -86,8 +99,9 @@ def cobs_encode(raw):
 def decoded_frame(ftype, seq, fields):
     fmt, keys = LAYOUTS[ftype]
     body = struct.pack("<BH", ftype, seq) + struct.pack(fmt, *[fields[k] for k in keys])
-    if ftype == HELLO:
-        body += fields["name"].encode("utf-8")[:32]
+    if ftype in TAILS:
+        key, most = TAILS[ftype]
+        body += fields[key].encode("utf-8")[:most]
     return body + struct.pack("<H", crc16_ccitt_false(body))
 
 

@@ -3,10 +3,36 @@
 Pure state machines fed with (level, t) edges and ticked with the time; they
 call `emit(t, kind, index, value, flags)`. Times are raw `ticks_us`, compared only
 with `clock.diff` (see clock.py), so nothing here allocates after any uptime.
+`CONFIG` declares the configuration's `pockets`, `beam` and `cue` (tableboard/schema.py);
+`build_pockets` and `build_cue` make them for the Board.
 """
-from tableboard import clock
-from shared_rules.link.names import POCKET, FAULT, UNKNOWN_BALL, FLAG_UNCERTAIN
+from tableboard import clock, colour, schema
+from shared_rules.link.names import POCKET, CUE, FAULT, UNKNOWN_BALL, FLAG_UNCERTAIN
 from shared_rules.link.names import FAULT_BLOCKED, FAULT_CLEAR, FAULT_SILENT
+from shared_rules.link.names import FEATURE_BALL_ID, FEATURE_CUE_DETECTOR
+
+CONFIG = (
+    ("pockets", "list", [], ((
+        ("beam", "pin", ..., "by_pull"),         # the receiver's output
+        ("blocked", "level", 0, None),           # its level while a ball blocks the beam
+        ("pull", "pull", "up", None),
+        ("colour", "obj", None, colour.SENSOR),  # the pocket's colour sensor, if fitted
+    ), 6)),
+    ("beam", "obj", {}, (                        # every pocket beam
+        ("debounce_ms", "num", 30, None),
+        ("min_block_us", "num", 1000, None),
+        ("stuck_ms", "num", 3000, None),
+    )),
+    ("cue", "obj", None, (                       # the cue-ball detector
+        ("pin", "pin", ..., "by_pull"),
+        ("index", "int", 255, None),             # its pocket, or 255 in a shared ball return
+        ("active", "level", 0, None),
+        ("pull", "pull", "up", None),
+        ("debounce_ms", "num", 100, None),
+        ("min_block_us", "num", 1000, None),
+        ("fault", "int", 32, None),              # the sensor number of its faults
+    )),
+)
 
 
 class Beam:
@@ -99,3 +125,39 @@ class Beam:
 
 def uncertain(flags):
     return flags & FLAG_UNCERTAIN
+
+
+def build_pockets(board, cfg):
+    """The pocket beams (with their colour readers) a configuration names; their feature bits."""
+    pockets = schema.get(cfg, CONFIG, "pockets")
+    beam = schema.get(cfg, CONFIG, "beam")
+    table = None
+    if any(p["colour"] for p in pockets):
+        table = colour.load_table(schema.get(cfg, colour.CONFIG, "colour_table"))
+    features = 0
+    for i in range(len(pockets)):
+        p = pockets[i]
+        reader = None
+        if p["colour"]:
+            features |= FEATURE_BALL_ID
+            reader = colour.make_reader(board.wiring, p["colour"], table, board.sleep_us)
+        b = Beam(i, board.emit, kind=POCKET, blocked_level=p["blocked"],
+                 debounce_us=beam["debounce_ms"] * 1000, min_block_us=beam["min_block_us"],
+                 stuck_us=beam["stuck_ms"] * 1000, reader=reader)
+        board.beams.append(b)
+        board.wiring.input(p["beam"], b, p["pull"])
+    return features
+
+
+def build_cue(board, cfg):
+    """The cue-ball detector, if the configuration has one."""
+    c = schema.get(cfg, CONFIG, "cue")
+    if not c:
+        return 0
+    stuck_ms = schema.get(cfg, CONFIG, "beam")["stuck_ms"]
+    b = Beam(c["index"], board.emit, kind=CUE, value=1, fault_index=c["fault"],
+             blocked_level=c["active"], debounce_us=c["debounce_ms"] * 1000,
+             min_block_us=c["min_block_us"], stuck_us=stuck_ms * 1000)
+    board.beams.append(b)
+    board.wiring.input(c["pin"], b, c["pull"])
+    return FEATURE_CUE_DETECTOR

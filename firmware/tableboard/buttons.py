@@ -4,12 +4,27 @@
 hold `debounce_us` to count. A press shorter than `long_us` gives value 1 on
 release; holding `long_us` gives value 2 at once and nothing on release. Events
 carry the time the press began.
+`CONFIG` declares the configuration's `buttons` (on GPIOs, a 74HC165 chain or an MCP23017);
+`build` makes them for the Board.
 """
 from array import array
 
-from shared_rules.link.names import BUTTON, PRESS, LONG_PRESS
+from shared_rules.link.names import BUTTON, PRESS, LONG_PRESS, FEATURE_BUTTONS
 
-from tableboard import clock
+from tableboard import clock, schema, expanders
+from tableboard.wiring import bit_map
+
+CONFIG = (("buttons", "obj", None, (
+    ("pins", "pins", None, "in_pull"),       # one GPIO per button, pressed = low
+    ("shift_in", "obj", None, expanders.SHIFT_IN),
+    ("mcp23017", "obj", None, expanders.mcp23017(0x20)),
+    ("order", "order", None, None),          # button of each chain bit (none: bit n = button n)
+    ("active_low", "bool", True, None),
+    ("count", "int", 10, (1, 16)),
+    ("debounce_ms", "num", 20, None),
+    ("long_ms", "num", 1000, None),
+    (None, "one_of", ("pins", "shift_in", "mcp23017")),
+)),)
 
 
 class Buttons:
@@ -46,3 +61,47 @@ class Buttons:
                 if clock.diff(t, self.down_at[n]) >= self.long_us:
                     self.long_sent |= bit
                     self.emit(self.down_at[n], BUTTON, n, LONG_PRESS, 0)
+
+
+def _chain_reader(board, b):
+    """read() of buttons on a 74HC165 chain or an MCP23017, in button order."""
+    s = b["shift_in"]
+    if s:
+        sh = expanders.ShiftIn(board.machine, s["load"], s["clock"], s["data"], s["bits"])
+    else:
+        s = b["mcp23017"]
+        sh = expanders.MCP23017(board.wiring.bus(s["i2c"]), s["addr"], True)
+    order = b["order"]
+    remap = bit_map(order if order is not None else list(range(16)))
+    active_low = b["active_low"]
+    full = (1 << sh.bits) - 1
+
+    def read_buttons():
+        v = sh.read()
+        return remap(v ^ full if active_low else v)
+    return read_buttons
+
+
+def _pins_reader(board, b):
+    """read() of buttons each on its own GPIO (pressed = low)."""
+    P = board.machine.Pin
+    pins = [P(n, P.IN, P.PULL_UP) if n is not None else None for n in b["pins"]]
+
+    def read_buttons():
+        v = 0
+        for n in range(len(pins)):
+            if pins[n] is not None and not pins[n].value():
+                v |= 1 << n
+        return v
+    return read_buttons
+
+
+def build(board, cfg):
+    """The players' buttons, if the configuration has them."""
+    b = schema.get(cfg, CONFIG, "buttons")
+    if not b:
+        return 0
+    read = _chain_reader(board, b) if b["shift_in"] or b["mcp23017"] else _pins_reader(board, b)
+    board.buttons = Buttons(read, board.emit, count=b["count"], debounce_us=b["debounce_ms"] * 1000,
+                            long_us=b["long_ms"] * 1000)
+    return FEATURE_BUTTONS

@@ -58,3 +58,40 @@ class Clock:
     def us(self):
         """Microseconds since boot at the last `now` (64-bit: framing only)."""
         return self._hi * SPAN + self._lo
+
+
+class LoopMeter:
+    """How the sensor loop really runs, measured on the board's own ticks_us: passes, the
+    longest time between the starts of two, and the time spent inside them, over windows of
+    `window_us`. Each closed window goes to `report(window_us, passes, longest_us, busy_us)`
+    (the sender's LOOP_RATE), when given. Small ints only: a window is at most a minute."""
+
+    def __init__(self, t, window_us, report=None):
+        self.window_us = window_us
+        self.report = report
+        self.start = t
+        self.prev = t
+        self.passes = 0
+        self.longest = 0
+        self.busy = 0
+        self.last = 0             # how long the last pass took
+
+    def passed(self, t0, t1):
+        """One pass that began at raw ticks `t0` and ended at `t1`. Allocates nothing."""
+        g = diff(t0, self.prev)
+        self.prev = t0
+        if g > self.longest:
+            self.longest = g
+        self.passes += 1
+        b = diff(t1, t0)
+        if b > 0:
+            self.busy += b
+        self.last = b
+        w = diff(t1, self.start)
+        if w >= self.window_us:
+            if self.report is not None:
+                self.report(w, self.passes, self.longest, self.busy)
+            self.start = t1
+            self.passes = 0
+            self.longest = 0
+            self.busy = 0

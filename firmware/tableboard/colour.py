@@ -13,6 +13,12 @@ from shared_rules.link.names import UNKNOWN_BALL, FLAG_UNCERTAIN
 
 from tableboard import clock
 
+# A pocket's colour sensor (pockets[n].colour): its I2C bus, its TCA9548A channel (none: the
+# sensor sits on the bus itself) and the switch's address, and samples per ball.
+SENSOR = (("i2c", "int", 0, None), ("mux", "int", None, None), ("mux_addr", "int", 0x70, None),
+          ("samples", "int", 8, None))
+CONFIG = (("colour_table", "str", "colours.json", None),)
+
 ADDR = 0x29
 CMD = 0x80
 AUTO_INC = 0x20
@@ -186,6 +192,12 @@ def load_table(path):
     if not isinstance(t, dict) or not isinstance(t.get("balls"), list):
         return None
     return t
+
+
+def make_reader(wiring, c, table, sleep_us):
+    """The Reader of one pocket's sensor as the configuration wires it (`c`: SENSOR, filled)."""
+    mux = (c["mux_addr"], c["mux"]) if c["mux"] is not None else None
+    return Reader(TCS34725(wiring.bus(c["i2c"]), mux, sleep_us=sleep_us), table, samples=c["samples"])
 
 
 class Reader:

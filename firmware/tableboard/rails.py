@@ -13,12 +13,30 @@ from the edge itself, not from the busy main loop:
   loop allows.
 
 A peak under the rail's `threshold` is not reported (and starts no dead time).
+`CONFIG` declares the configuration's `rail` (every rail's settings) and `rails` (each
+rail's pins, and its own threshold, dead time and gain); `build` makes them for the Board.
 """
 from array import array
 
 from shared_rules.link.names import RAIL
 
-from tableboard import clock
+from tableboard import clock, schema
+
+CONFIG = (
+    ("rail", "obj", {}, (                        # every rail
+        ("threshold", "num", 1000, None),
+        ("dead_ms", "num", 30, None),
+        ("settle_us", "int", 1000, None),
+        ("sample_hz", "int", 2000, None),        # the rp2 sampler's timer (0: none)
+    )),
+    ("rails", "list", [], ((
+        ("comp", "pin", ..., "in"),              # the comparator's output: the impact's edge
+        ("adc", "analog", ..., None),            # the peak-hold, on an ADC or behind the mux
+        ("threshold", "num", None, None),        # none: the "rail" section's
+        ("dead_ms", "num", None, None),
+        ("gain", "num", 1.0, None),
+    ), 6)),
+)
 
 IDLE = 0
 ARMED = 1
@@ -37,6 +55,7 @@ class RailArms:
         self.ticks_us = ticks_us
         self.ticks_diff = ticks_diff
         self.timer = None
+        self.sample_hz = 0
 
     def handler(self, k, active_level=1):
         """The comparator pin's interrupt handler for rail k: arm on the active edge.
@@ -120,3 +139,22 @@ class Rail:
         self.last = t0
         self.impacts += 1
         self.emit(t0, RAIL, self.index, v, 0)
+
+
+def build(board, cfg):
+    """The rails a configuration names, on `board.arms` (made here, also with no rails)."""
+    rails = schema.get(cfg, CONFIG, "rails")
+    every = schema.get(cfg, CONFIG, "rail")
+    t = board.time
+    board.arms = arms = RailArms(len(rails), t.ticks_us, t.ticks_diff)
+    arms.sample_hz = every["sample_hz"]
+    for i in range(len(rails)):
+        r = rails[i]
+        threshold = every["threshold"] if r["threshold"] is None else r["threshold"]
+        dead_ms = every["dead_ms"] if r["dead_ms"] is None else r["dead_ms"]
+        rail = Rail(i, board.emit, board.wiring.analog(r["adc"]), threshold=threshold,
+                    dead_us=dead_ms * 1000, settle_us=every["settle_us"], gain=r["gain"],
+                    arms=arms, k=i)
+        board.rails.append(rail)
+        board.wiring.input(r["comp"], rail, None, arms.handler(i), rail=i)
+    return 0

@@ -15,7 +15,19 @@ The sender frames only `room()` bytes a pass, so what it writes leaves at once a
 its retransmit timer starts when a frame leaves, not behind a deep TX queue.
 """
 
+from tableboard import schema
+
 BUDGET = 64        # bytes a pass (every 5 ms): 12.8 KB/s, just above 115200 baud's 11.5
+
+# The configuration's "link": USB stdio (no "uart"), or a machine.UART and its pins.
+CONFIG = (("link", "obj", None, (
+    ("uart", "int", None, None),
+    ("tx", "pin", ..., "out", "uart"),
+    ("rx", "pin", ..., "in", "uart"),
+    ("baud", "int", 115200, None),
+    ("txbuf", "int", 256, None),
+    ("rxbuf", "int", 256, None),
+)), ("in_size", "int", 256, None))
 
 
 async def _nothing():
@@ -183,9 +195,9 @@ class Uart(_Held):
 
 def open_uart(machine, lc):
     """The UART a board configuration's "link" names; timeout 0 so neither a read nor a write waits."""
-    return machine.UART(lc.get("uart", 0), baudrate=lc.get("baud", 115200),
-                        tx=machine.Pin(lc["tx"]), rx=machine.Pin(lc["rx"]),
-                        txbuf=lc.get("txbuf", 256), rxbuf=lc.get("rxbuf", 256), timeout=0)
+    c = schema.get({"link": lc}, CONFIG, "link") or {}
+    return machine.UART(c["uart"], baudrate=c["baud"], tx=machine.Pin(c["tx"]),
+                        rx=machine.Pin(c["rx"]), txbuf=c["txbuf"], rxbuf=c["rxbuf"], timeout=0)
 
 
 class Stream:

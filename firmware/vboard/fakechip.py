@@ -22,6 +22,12 @@ HARD_RESET = 2
 WDT_RESET = 3
 DEEPSLEEP_RESET = 4
 SOFT_RESET = 5
+# The RP2040 watchdog's REASON register (pico-sdk hardware_regs/watchdog.h, at WATCHDOG_BASE
+# 0x40058000 + 8): which of its two ways reset the chip. Power-on and the RUN pin clear it.
+WATCHDOG_REASON = 0x40058008
+REASON_TIMER = 1         # the watchdog ran out
+REASON_FORCE = 2         # watchdog_reboot: machine.reset() (ports/rp2/modmachine.c)
+MCU = {"rp2": "Raspberry Pi Pico with RP2040", "esp32": "Generic ESP32 module with ESP32"}
 SCHEDULER_DEPTH = 8      # py/mpconfig.h MICROPY_SCHEDULER_DEPTH as the rp2 and esp32 ports build it
 
 
@@ -158,8 +164,13 @@ def port_init(m):
     # Also set in FakeMachine.__init__: wdt, timers, irq_disabled, latched (interrupts raised
     # while disabled: they fire on enable_irq), host_stream (bytes the host keeps sending, one
     # chunk per VM check), usb.
-    m.PWRON_RESET, m.HARD_RESET, m.WDT_RESET = PWRON_RESET, HARD_RESET, WDT_RESET
-    m.DEEPSLEEP_RESET, m.SOFT_RESET = DEEPSLEEP_RESET, SOFT_RESET
+    if m.port == "rp2":             # ports/rp2/modmachine.c has only these two
+        m.PWRON_RESET, m.WDT_RESET = PWRON_RESET, WDT_RESET
+        m.mem32 = _Mem32(m)
+    else:
+        m.PWRON_RESET, m.HARD_RESET, m.WDT_RESET = PWRON_RESET, HARD_RESET, WDT_RESET
+        m.DEEPSLEEP_RESET, m.SOFT_RESET = DEEPSLEEP_RESET, SOFT_RESET
+    m.wdt_reason = 0
 
     def make_wdt(id=0, timeout=5000):
         return _WDT(m, id, timeout)
@@ -308,16 +319,35 @@ def _after_advance(m, clock):
     if w is not None and clock.us - w.fed_at > w.timeout * 1000:
         m.wdt = None
         m.cause = WDT_RESET
+        m.wdt_reason = REASON_TIMER
         raise Reset(WDT_RESET)
     if not m.busy:
         m.vm_check()
 
 
 def _reset(m):
-    """ports/rp2/modmachine.c machine.reset() reboots through the watchdog, so the next
-    reset_cause() is WDT_RESET; on esp32 (esp_restart) it is SOFT_RESET."""
-    m.cause = WDT_RESET if m.port == "rp2" else SOFT_RESET
+    """ports/rp2/modmachine.c machine.reset() reboots through the watchdog (watchdog_reboot:
+    REASON.FORCE), so the next reset_cause() is WDT_RESET; on esp32 esp_restart gives
+    ESP_RST_SW, which ports/esp32/modmachine.c (since v1.13) reports as HARD_RESET."""
+    if m.port == "rp2":
+        m.cause = WDT_RESET
+        m.wdt_reason = REASON_FORCE
+    else:
+        m.cause = HARD_RESET
     raise Reset(m.cause)
+
+
+class _Mem32:
+    """machine.mem32 on the rp2 model: only the watchdog's REASON register is there (any
+    other address raises, so a test sees the firmware reading what the model does not have)."""
+
+    def __init__(self, m):
+        self.m = m
+
+    def __getitem__(self, addr):
+        if addr != WATCHDOG_REASON:
+            raise ValueError("the rp2 model has no register at 0x%08x" % addr)
+        return self.m.wdt_reason if self.m.cause == WDT_RESET else 0
 
 
 def _reset_cause(m):
@@ -375,7 +405,23 @@ class FakeSys:
         self.stdout = Stream(usb.stdout)
         self.platform = "rp2"
         self.print_exception = getattr(real, "print_exception", None)
-        self.implementation = real.implementation
+        self.implementation = _Implementation(real.implementation, self)
+        self.modules = real.modules
+
+
+class _Implementation:
+    """sys.implementation of the board: the real one's fields, and `_machine`, the board and MCU
+    (py/mpconfig.h MICROPY_BANNER_MACHINE: "<board> with <MCU>")."""
+
+    def __init__(self, real, fsys):
+        self.name = real.name
+        self.version = real.version
+        self._mpy = getattr(real, "_mpy", 0)
+        self._sys = fsys
+
+    @property
+    def _machine(self):
+        return MCU.get(self._sys.platform, "")
 
 
 class FakeSelect:

@@ -188,6 +188,9 @@ class FakeMCP:
 
 class _I2C:
     def __init__(self, m, n, scl=None, sda=None, freq=400000):
+        # ports/rp2/machine_i2c.c, ports/esp32/machine_i2c.c: freq is an MP_ARG_INT.
+        if not isinstance(freq, int):
+            raise TypeError("can't convert %s to int" % type(freq).__name__)
         self.m = m
         self.n = n
         self.channel = None

@@ -14,21 +14,28 @@ each with `t` (ms after the start) and one action:
     {"t": 900, "cue": true}                      the cue ball passes the return detector
     {"t": 950, "button": 7, "press": "short"}    or "long"
     {"t": 990, "exit": true}                     stop the board (else it runs on)
+
+`--broken-pin N` makes every read of pin N raise (a shorted input, read while the board is
+built): the board is built as on a real one (tableboard.app.build), so it falls back to a
+board that only speaks and tells the host why (FAULT 255/17 with its text).
 """
 import sys
 import json
 import time
 import asyncio
 
-from tableboard.board import Board
-from tableboard import app
+# The fakes first: this runs from source, and compiling the biggest module while the heap is
+# still empty leaves the firmware's own imports less fragmented room.
 from vboard.fakemachine import FakeMachine
 from vboard.balls import readings
+from tableboard.board import Board  # noqa: F401  compiled here, while the heap is still empty
+from tableboard import app
+from shared_rules.link import names
 
 
 def args(argv):
     a = {"--port": "7000", "--script": None, "--config": None, "--colours": None,
-         "--boot-id": None}
+         "--boot-id": None, "--broken-pin": None}
     i = 1
     while i < len(argv):
         a[argv[i]] = argv[i + 1]
@@ -123,7 +130,17 @@ def main():
     bid = int(a["--boot-id"]) if a["--boot-id"] else None
     import gc
     gc.collect()                 # the source was compiled here: give the board unfragmented room
-    board = Board(cfg, m, time, boot_id=bid)
+    if a["--broken-pin"] is not None:
+        broken = int(a["--broken-pin"])
+
+        def shorted(pin):
+            if pin.id == broken:
+                raise RuntimeError("pin %d shorted" % broken)
+        m.on_read = shorted
+    board, why = app.build(cfg, m, time, boot_id=bid)
+    if why:                      # as app._boot: HELLO, then FAULT 255/17 and the error's text
+        print("board could not be built:", why)
+        board.restarted(names.BOARD_CRASH, why)
     player = Player(board, m, cfg, table, lines)
     port = int(a["--port"])
 

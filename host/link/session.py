@@ -3,7 +3,8 @@
 Pure: no I/O and no clock. The caller passes the host's monotonic time in
 seconds wherever time matters, and does the journaling and ACK writing itself.
 """
-from shared_rules.link.names import HELLO, EVENT, HEARTBEAT
+from shared_rules.link.names import HELLO, EVENT, HEARTBEAT, FAULT, FAULT_BOARD, FAULT_TEXT, LOOP_RATE
+from host.logs import printable
 
 ACCEPT = "accept"          # new reliable frame, in order: journal it, then ACK
 DUPLICATE = "duplicate"    # seen before: drop, ACK again
@@ -11,6 +12,7 @@ DROP = "drop"              # out of order or unusable: drop silently
 INFO = "info"              # HEARTBEAT (or similar): updates link health only
 
 HALF = 0x8000
+TEXTS_KEPT = 8           # FAULT_TEXTs waiting for their FAULT EVENT (a board sends one before each)
 
 
 def seq_diff(seq, expect):
@@ -33,6 +35,8 @@ class Session:
         self.last_frame = None
         self.counts = {ACCEPT: 0, DUPLICATE: 0, DROP: 0, INFO: 0}
         self.gaps = 0            # times the board no longer held what we expected
+        self.texts = {}          # (boot_id, seq, value) -> a FAULT_TEXT's text, until its EVENT comes
+        self.loop = None         # the board's last LOOP_RATE report (state.link.loop)
 
     # --- journal replay -------------------------------------------------
 
@@ -67,6 +71,10 @@ class Session:
             return self._hello(frame, wall)
         if t == EVENT:
             return self._event(frame, wall)
+        if t == FAULT_TEXT:
+            return self._fault_text(frame)
+        if t == LOOP_RATE:
+            return self._loop_rate(frame)
         return self._out(DROP, None, "not a board frame")
 
     def _out(self, action, entry, reason):
@@ -112,7 +120,26 @@ class Session:
         entry = {"src": "board", "boot_id": self.boot_id, "seq": f["seq"], "t_us": f["t_us"],
                  "kind": f["kind"], "index": f["index"], "value": f["value"],
                  "flags": f["flags"], "wall": wall}
+        text = self.texts.pop((self.boot_id, f["seq"], f["value"]), None)
+        if text is not None and f["kind"] == FAULT and f["index"] == FAULT_BOARD:
+            entry["text"] = text          # journaled with it: a replay says the same
         return self._out(ACCEPT, entry, "event")
+
+    def _fault_text(self, f):
+        """The words of the FAULT EVENT `seq` that follows (firmware 1.2+), kept until it comes;
+        made printable here, before anything stores or logs them."""
+        if len(self.texts) >= TEXTS_KEPT:
+            self.texts.pop(next(iter(self.texts)))
+        self.texts[(f["boot_id"], f["seq"], f["value"])] = printable(f.get("text") or "")[:64]
+        return self._out(INFO, None, "fault text")
+
+    def _loop_rate(self, f):
+        """The board's own measure of its sensor loop (firmware 1.2+), for state.link.loop."""
+        window, passes = f["window_us"], f["passes"]
+        if window > 0 and passes > 0:
+            self.loop = {"passes_per_s": passes * 1000000 // window, "pass_us": f["busy_us"] // passes,
+                         "longest_us": f["longest_us"], "busy": round(f["busy_us"] / window, 3)}
+        return self._out(INFO, None, "loop rate")
 
     def _heartbeat(self, f, now):
         oldest = (f["seq"] - f["backlog"]) & 0xFFFF

@@ -8,7 +8,7 @@ player's part in the player's colour (AWTRIX 3 takes `text` as a list of
 
 import json
 
-from host.outputs.texts import foul_name, word
+from host.outputs.texts import foul_name, match_score, next_breaker, race_text, word
 
 DEFAULT_COLORS = ("00A0FF", "FFA000")
 WHITE = "FFFFFF"
@@ -35,8 +35,9 @@ def _score(state, i):
     return 0
 
 
-def app_payload(state, colors=DEFAULT_COLORS):
-    """The custom app: `>ANNA 3 : 5 BOB`, each side in its player's colour."""
+def app_payload(state, colors=DEFAULT_COLORS, lang="en"):
+    """The custom app: `>ANNA 3 : 5 BOB`, each side in its player's colour; between the racks
+    of a match, who breaks the next one (or the lag for it) follows in white."""
     over = state.get("phase") == "over"
     shooter = state.get("shooter")
     frags = []
@@ -50,7 +51,33 @@ def app_payload(state, colors=DEFAULT_COLORS):
             frags.append({"t": "%d %s%s" % (_score(state, 1), _name(state, 1),
                                             "<" if mark else ""),
                           "c": colors[1]})
+    wait = _waiting(state, lang)
+    if wait:
+        frags.append({"t": " " + wait, "c": WHITE})
     return {"text": frags, "textCase": 2, "noScroll": False}
+
+
+def _waiting(state, lang):
+    """`BOB BREAKS` / `LAG FOR BREAK` (`HILL-HILL: LAG`) between racks, else None."""
+    nxt = next_breaker(state)
+    if nxt is None:
+        return None
+    if nxt[0] == "lag":
+        return word("hill_hill_lag" if state.get("hill_hill") else "lag", lang)
+    return "%s %s" % (_name(state, nxt[1], 10), word("breaks", lang))
+
+
+def _rack_won(state, who, lang):
+    """`ANNA WINS RACK 2-1 · RACE TO 3 · BOB BREAKS` when a rack of a match is over."""
+    won = match_score(state) or [0, 0]
+    text = "%s %s %d-%d" % (_name(state, who, 10), word("wins_rack", lang), won[0], won[1])
+    race = race_text(state)
+    if race:
+        text += " · %s %s" % (word("race", lang), race)
+    if state.get("hill_hill"):
+        text += " · " + word("hill_hill", lang)
+    wait = _waiting(state, lang)
+    return text + (" · " + wait if wait else "")
 
 
 def notifications(state, events, lang="en", colors=DEFAULT_COLORS):
@@ -75,6 +102,12 @@ def notifications(state, events, lang="en", colors=DEFAULT_COLORS):
                 text += ": " + ", ".join(foul_name(c, lang) for c in codes)
             out.append({"text": text, "color": "#" + RED, "duration": 6,
                         "stack": True, "textCase": 2})
+        elif kind == "over" and state.get("between_racks") and who in (0, 1):
+            out.append({"text": _rack_won(state, who, lang), "color": "#" + colors[who], "duration": 8,
+                        "stack": True, "textCase": 2})
+        elif kind == "warning" and e.get("shot_clock") and who in (0, 1):
+            out.append({"text": "%s %s" % (word("time_up", lang), _name(state, who, 10)), "color": "#" + YELLOW,
+                        "duration": 6, "stack": True, "textCase": 2})
         elif kind == "over":
             winner = state.get("winner")
             if winner not in (0, 1):
@@ -105,7 +138,7 @@ class AwtrixOutput:
         if not isinstance(state, dict):
             return []
         out = []
-        app = json.dumps(app_payload(state, self.colors), ensure_ascii=False)
+        app = json.dumps(app_payload(state, self.colors, self.lang), ensure_ascii=False)
         if app != self._last:
             self._last = app
             out.append((self.app_topic, app, False))

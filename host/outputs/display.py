@@ -8,7 +8,7 @@ notice now, or null. Published retained, and only when it changes.
 
 import json
 
-from host.outputs.texts import word
+from host.outputs.texts import match_score, next_breaker, races, word
 
 WIDTH = 16
 
@@ -39,7 +39,23 @@ def _with_name(label, name, width):
     return label + " " + name[:room]
 
 
+def _race(state, i):
+    """The race when it is longer than one rack: player i's own race when the match is
+    handicapped (a race of 1 shown too: it is not the other's), else `race_to`."""
+    each = races(state)
+    if each:
+        return each[i]
+    race = state.get("race_to")
+    return race if isinstance(race, int) and not isinstance(race, bool) and race > 1 else None
+
+
 def _score_text(state, i):
+    """Points/target in straight pool (between the games of a 14.1 match: games/race); racks
+    won, and the race when it is longer than one rack, in the other games."""
+    race = _race(state, i)
+    won = match_score(state)
+    if state.get("game") == "straight-pool" and race and state.get("between_racks") and won:
+        return "%d/%d" % (won[i], race)
     score = _player(state, i).get("score", 0)
     if not isinstance(score, (int, float)) or isinstance(score, bool):
         score = 0
@@ -47,6 +63,8 @@ def _score_text(state, i):
     target = state.get("target")
     if state.get("game") == "straight-pool" and isinstance(target, int) and target > 0:
         text += "/" + str(target)
+    elif state.get("game") != "straight-pool" and race:
+        text += "/" + str(race)
     return text
 
 
@@ -89,15 +107,21 @@ def _board_fault(state):
 def alert(state, events=(), lang="en", width=WIDTH):
     """The single most urgent thing to show, or None.
 
-    Order: winner, sensors down, decision pending, ball to identify, the board restarted
-    by itself (until the next game), warning
-    (second consecutive foul), foul on the last shot, ball in hand.
+    Order: winner, between racks who breaks the next one (or the lag for it, hill-hill), sensors
+    down, decision pending, ball to identify, the shot clock run out, the board restarted by
+    itself (until the next game), warning (second consecutive foul), foul on the last shot,
+    ball in hand, and in the deciding rack (hill-hill) that it is the deciding rack.
     """
     phase = state.get("phase")
     winner = state.get("winner")
     if phase == "over":
         if winner in (0, 1):
             return _with_name(word("winner", lang), _name(state, winner), width)
+        nxt = next_breaker(state)
+        if nxt is not None and nxt[0] == "lag":
+            return _fit(word("hill_hill_lag" if state.get("hill_hill") else "lag", lang), width)
+        if nxt is not None:
+            return _with_name(word("next_break", lang), _name(state, nxt[1]), width)
         return _fit(word("game_over", lang), width)
     link = state.get("link")
     if isinstance(link, dict) and link.get("state") == "down":
@@ -108,8 +132,15 @@ def alert(state, events=(), lang="en", width=WIDTH):
         if who in (0, 1):
             return _with_name(word("decision", lang), _name(state, who), width)
         return _fit(word("decision", lang), width)
-    if state.get("needs"):
-        return _fit(word("identify", lang), width)
+    needs = state.get("needs")
+    if needs:
+        lag = isinstance(needs, list) and all(isinstance(n, dict) and n.get("cmd") == "lag" for n in needs)
+        return _fit(word("lag" if lag else "identify", lang), width)
+    clock = state.get("shot_clock")
+    if isinstance(clock, dict) and clock.get("expired") is True:
+        who = state.get("shooter")
+        return _with_name(word("time_up", lang), _name(state, who), width) if who in (0, 1) else \
+            _fit(word("time_up", lang), width)
     board = _board_fault(state)
     if board:
         return _fit(word("board", lang) + ": " + BOARD_WORDS.get(lang, {}).get(board, board.upper()), width)
@@ -123,6 +154,8 @@ def alert(state, events=(), lang="en", width=WIDTH):
         return _fit(word("foul", lang), width)
     if state.get("ball_in_hand") and state.get("shot", 0):
         return _fit(word("ball_in_hand", lang), width)
+    if state.get("hill_hill") is True:
+        return _fit(word("hill_hill", lang), width)
     return None
 
 

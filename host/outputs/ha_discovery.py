@@ -22,8 +22,10 @@ Two entities need more than a template:
 import json
 import re
 
+from host.command_input import answer
 from host.outputs.core import decode_object, decode_text
 from shared_rules.rules.commands import FOUL_CODES
+from shared_rules.rules.messages import refusal, vocabulary
 
 GAMES = ["eight-ball", "nine-ball", "straight-pool"]
 PHASES = ["idle", "break", "play", "decision", "over"]   # idle: no game yet
@@ -33,7 +35,7 @@ DECISION_OPTIONS = ["accept", "rebreak", "rerack", "rerack_offender_breaks", "sp
                     "pass_back", "reshoot"]
 # Every event kind the referee and the daemon publish on `<base>/event`; anything else is `other`.
 EVENT_TYPES = ["pocketed", "foul", "turn", "over", "ball_in_hand", "call", "decision", "group",
-               "push_out", "rerack", "respot", "safety", "shot", "undo", "warning", "other"]
+               "push_out", "rerack", "respot", "safety", "shot", "undo", "warning", "camera", "other"]
 # Fouls that need no more than their code (jumped_ball also needs the ball: phone page / MQTT).
 HA_FOULS = [c for c in FOUL_CODES if c != "jumped_ball"]
 BALLS = [str(b) for b in range(0, 16)]
@@ -112,6 +114,13 @@ def _player_entities(i):
             "value_template": _player(i, "fouls", "0"),
         }),
     ] + _stat_entities(i) + [
+        ("sensor", "innings%d" % n, {
+            "name": "Player %d innings" % n,
+            "icon": "mdi:counter",
+            "state_class": "measurement",
+            "value_template": ("{%% set v = value_json.get('innings') or [] %%}"
+                               "{{ v[%d] if v | length > %d else None }}" % (i, i)),
+        }),
         ("text", "name%d" % n, {
             "name": "Player %d name" % n,
             "icon": "mdi:account-edit",
@@ -185,9 +194,12 @@ def _state_sensors():
         ("sensor", "race_to", {
             "name": "Race to",
             "icon": "mdi:flag-checkered",
+            # A handicapped match shows each player's race, "3/2" (race_to_each), as the pages do.
             "value_template":
-                "{{ value_json.race_to if value_json.get('race_to') and value_json.game != "
-                "'straight-pool' else None }}",
+                "{% set e = value_json.get('race_to_each') %}"
+                "{% if not value_json.get('race_to') or value_json.game == 'straight-pool' %}None"
+                "{% elif e and e | length == 2 and e[0] != e[1] %}{{ e[0] }}/{{ e[1] }}"
+                "{% else %}{{ value_json.race_to }}{% endif %}",
         }),
         ("sensor", "target", {
             "name": "Target points",
@@ -200,6 +212,38 @@ def _state_sensors():
             "name": "Game number",
             "icon": "mdi:triangle-outline",
             "value_template": _field("value_json.get('rack')"),
+        }),
+        ("sensor", "match_score", {
+            "name": "Match score",
+            "icon": "mdi:scoreboard-outline",
+            "value_template":
+                "{% set m = value_json.get('match_score') %}"
+                "{{ m | join('-') if m is sequence and m | length == 2 else None }}",
+        }),
+        ("sensor", "next_breaker", {
+            "name": "Next rack breaks",
+            "icon": "mdi:billiards-rack",
+            "value_template":
+                "{% set n = value_json.get('next_break') if value_json.get('between_racks') else none %}"
+                "{% if n and n.player in [0, 1] and value_json.players | length > n.player %}"
+                "{{ value_json.players[n.player].name }}{% elif n %}lag{% else %}None{% endif %}",
+            "json_attributes_topic": "state",
+            "json_attributes_template":
+                "{{ ((value_json.get('next_break') if value_json.get('between_racks') else none) or {}) | tojson }}",
+        }),
+        ("binary_sensor", "between_racks", {
+            "name": "Between racks",
+            "icon": "mdi:timer-pause-outline",
+            "value_template": "{{ 'ON' if value_json.get('between_racks') else 'OFF' }}",
+            "payload_on": "ON",
+            "payload_off": "OFF",
+        }),
+        ("binary_sensor", "hill_hill", {
+            "name": "Hill-hill",
+            "icon": "mdi:image-filter-hdr",
+            "value_template": "{{ 'ON' if value_json.get('hill_hill') else 'OFF' }}",
+            "payload_on": "ON",
+            "payload_off": "OFF",
         }),
         ("sensor", "needs", {
             "name": "Referee needs",
@@ -256,7 +300,7 @@ def _state_sensors():
             "entity_category": "diagnostic",
             "value_template":
                 "{% set c = value_json.get('shot_clock') %}"
-                "{{ c.limit_s if c is mapping else (c if c is number else None) }}",
+                "{{ c.limit_s if c is mapping else ((value_json.get('settings') or {}).get('shot_clock') or None) }}",
         }),
         ("binary_sensor", "link", {
             "name": "Sensor link",
@@ -277,7 +321,9 @@ def _controls():
             "icon": "mdi:message-reply-text",
             "state_topic": "cmd/result",
             "value_template":
-                "{{ 'ok' if value_json.ok else ((value_json.error or 'refused') | string)[:255] }}",
+                "{% set t = value_json.get('text') %}"
+                "{{ 'ok' if value_json.ok else (((t.en if t is mapping and t.en else none) or value_json.error"
+                " or 'refused') | string)[:255] }}",
             "json_attributes_topic": "cmd/result",
             "json_attributes_template": "{{ value_json | tojson }}",
         }),
@@ -330,6 +376,12 @@ def _controls():
             "payload_press": "{}",
             "command": "new_game",
         }),
+        ("button", "next_rack", {
+            "name": "Next rack",
+            "icon": "mdi:skip-next",
+            "payload_press": "{}",
+            "command": "next_rack",
+        }),
         ("button", "undo", {
             "name": "Undo last shot",
             "icon": "mdi:undo",
@@ -357,13 +409,63 @@ def _controls():
     ]
 
 
+CAMERA_STATES = ["none", "online", "offline", "fault"]      # none: the table has no camera
+_LAST_SEEN = "{% set l = (value_json.get('camera') or {}).get('last_shot') %}"
+
+
+def _camera_entities():
+    """The overhead camera (issue 18, state.camera): its health, and the last shot as it saw it."""
+    return [
+        ("sensor", "camera", {
+            "name": "Camera",
+            "icon": "mdi:cctv",
+            "device_class": "enum",
+            "options": CAMERA_STATES,
+            "entity_category": "diagnostic",
+            "value_template": "{{ (value_json.get('camera') or {}).get('state') or 'none' }}",
+            "json_attributes_topic": "state",
+            "json_attributes_template":
+                "{% set c = value_json.get('camera') or {} %}"
+                "{{ {'faults': c.get('faults') or [], 'waiting': c.get('waiting') or false,"
+                " 'table_mm': c.get('table_mm')} | tojson }}",
+        }),
+        ("binary_sensor", "camera_fault", {
+            "name": "Camera fault",
+            "device_class": "problem",
+            "entity_category": "diagnostic",
+            "value_template": "{{ 'ON' if (value_json.get('camera') or {}).get('state') == 'fault' else 'OFF' }}",
+            "payload_on": "ON",
+            "payload_off": "OFF",
+        }),
+        ("sensor", "first_contact", {
+            "name": "First ball hit (camera)",
+            "icon": "mdi:billiards",
+            "value_template":
+                _LAST_SEEN + "{% set f = l.first_contact if l else none %}"
+                "{% if f %}{{ 'no contact' if f.ball is none else f.ball }}{% else %}None{% endif %}",
+            "json_attributes_topic": "state",
+            "json_attributes_template": _LAST_SEEN + "{{ (l or {}) | tojson }}",
+        }),
+        ("sensor", "railed_after_contact", {
+            "name": "Balls at a cushion after contact (camera)",
+            "icon": "mdi:vector-polyline",
+            "value_template":
+                _LAST_SEEN + "{% set r = l.railed if l else none %}"
+                "{% if r %}{{ r.balls | join(', ') if r.balls else 'none' }}{% else %}None{% endif %}",
+            "json_attributes_topic": "state",
+            "json_attributes_template":
+                _LAST_SEEN + "{{ {'confidence': ((l or {}).get('railed') or {}).get('confidence') or {}} | tojson }}",
+        }),
+    ]
+
+
 def entities():
     """(component, object_id, fields) for every entity; topics are added by `configs`.
 
     `command` names the command topic under `<base>/cmd/`; `state_topic` and
     `json_attributes_topic`, when given, are relative to `<base>/` (default: state).
     """
-    return _player_entities(0) + _player_entities(1) + _state_sensors() + _controls()
+    return _player_entities(0) + _player_entities(1) + _state_sensors() + _controls() + _camera_entities()
 
 
 def board_version(hello):
@@ -500,9 +602,11 @@ class HADiscovery:
             return self._identify(decode_object(payload) or {})
         return []
 
-    def _result(self, cmd, error):
-        return [(self.base + "/cmd/result",
-                 json.dumps({"cmd": cmd, "ok": False, "error": error, "id": None}), False)]
+    def _result(self, cmd, code, en_args=(), ru_args=None):
+        """A refusal on `cmd/result` like the daemon's own: `error`, the stable `code` and the
+        text in each language (rules/messages.py `refused.<code>`)."""
+        res = answer(cmd, refusal(code, en_args, ru_args))
+        return [(self.base + "/cmd/result", json.dumps(res, ensure_ascii=False), False)]
 
     def _command(self, name, body):
         return [(self.base + "/cmd/" + name, json.dumps(body, ensure_ascii=False), False)]
@@ -512,10 +616,10 @@ class HADiscovery:
         game = body.get("game")
         current = (self.state or {}).get("game")
         if game not in GAMES:
-            return self._result("new_game", "unknown game %r" % (game,))
+            return self._result("new_game", "host.ha_unknown_game", (repr(game)[:40],))
         if game == current:
-            return self._result("new_game", "%s is already being played: nothing changed "
-                                            "(the New game button starts it again)" % game)
+            names = vocabulary()["games"][game]
+            return self._result("new_game", "host.ha_game_playing", (game,), (names["ru"],))
         return self._command("new_game", {"game": game})
 
     def _identify(self, body):
@@ -523,5 +627,5 @@ class HADiscovery:
         needs = [n for n in (self.state or {}).get("needs") or ()
                  if isinstance(n, dict) and n.get("cmd") == "identify"]
         if not needs:
-            return self._result("identify", "no pocketed ball is waiting to be identified")
+            return self._result("identify", "host.ha_nothing_to_identify")
         return self._command("identify", {"ball": body.get("ball"), "pocket": needs[0].get("pocket")})

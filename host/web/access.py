@@ -3,8 +3,16 @@
 The token lives beside the journal (`<journal>/<table>.token`, mode 0600) so that it
 survives restarts, travels with the journal and is never published on MQTT. Anyone who
 scans the table's QR code holds it; rotating it locks every phone out until they scan again.
+
+Once the referee names the match in play (`state["match"]["id"]`), the TV's QR code carries
+that match's own token, `match_token(table token, id)`, instead: a photo of last night's QR
+code is worthless once a new match has begun. The table token itself (the sticker's, and
+`billiards token`'s) stays valid until it is rotated.
 """
+import base64
+import hashlib
 import hmac
+import ipaddress
 import os
 import secrets
 import socket
@@ -35,6 +43,36 @@ def _write_token(path, token):
 
 def _valid(token):
     return bool(token) and len(token) >= 16 and all(c.isalnum() or c in "-_" for c in token)
+
+
+def match_token(table_token, match_id):
+    """The token of one match: an HMAC of the match's id under the table token, so it says
+    nothing of the table token or of any other match's, and needs no file of its own."""
+    mac = hmac.new(table_token.encode("ascii"), b"billiards play token, match %d" % match_id,
+                   hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:TOKEN_BYTES]).decode("ascii")
+
+
+def match_id(state):
+    """The id of the match in play from a state (`state["match"]["id"]`, an int), or None."""
+    m = state.get("match") if isinstance(state, dict) else None
+    i = m.get("id") if isinstance(m, dict) else None
+    return i if isinstance(i, int) and not isinstance(i, bool) and i >= 0 else None
+
+
+def tv_networks(spec):
+    """--tv-address: addresses or networks separated by commas (192.168.1.50,
+    192.168.50.0/24, fd00::5); 'any' is every client the server serves (before issue 16, the
+    QR code went to all of them). Raises ValueError on anything else."""
+    out = []
+    for part in (spec or "").replace(" ", ",").split(","):
+        if not part:
+            continue
+        if part == "any":
+            out += [ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0")]
+        else:
+            out.append(ipaddress.ip_network(part, strict=False))
+    return out
 
 
 class TokenStore:
@@ -83,11 +121,31 @@ class TokenStore:
             self._stamp = self._stat()
             return token
 
-    def check(self, given):
-        """True if `given` is this table's token (constant-time comparison)."""
+    def play(self, match=None):
+        """The token the TV's QR code carries: the match's own (match: its id), else the table's."""
+        token = self.current()
+        return token if match is None else match_token(token, match)
+
+    def check(self, given, match=None):
+        """True if `given` is this table's token or, with `match` (an id), the token of that match
+        or of the one just before or after it (constant-time comparisons): a phone in the match
+        that a new one replaced (or an undo brought back) keeps playing, and is handed the
+        current token with its next answer (`stale`); last night's is refused."""
         if not isinstance(given, str) or not given:
             return False
-        return hmac.compare_digest(given.encode("utf-8", "replace"), self.current().encode("ascii"))
+        given = given.encode("utf-8", "replace")
+        ok = hmac.compare_digest(given, self.current().encode("ascii"))
+        if match is not None:
+            for m in (match - 1, match, match + 1):
+                ok = hmac.compare_digest(given, self.play(m).encode("ascii")) or ok
+        return ok
+
+    def stale(self, given, match):
+        """True if `given` is a match token, but not the current match's: its holder should be
+        handed the current one."""
+        if match is None or not isinstance(given, str):
+            return False
+        return given != self.current() and given != self.play(match)
 
 
 class RateLimiter:

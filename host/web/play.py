@@ -7,27 +7,43 @@ GET  /api/token                    200 if the bearer token is this table's (the 
 POST /api/cmd/<name>               a referee command; JSON body; answer {"cmd","ok","error","id"}
 POST /api/token/rotate             a new token (the old one stops working); {"token","url"}
 
+The token reaches only the TV: /play/qr.svg, /play/sticker and a rotation answer only this
+machine and the addresses of `--tv-address` (403 for others), and the QR code is rate limited
+per address (drawing one costs CPU). Once the state names its match (`state["match"]["id"]`)
+the QR code carries that match's own token (host/web/access.py); a phone holding the token of
+the match before (or after, for an undone new game) still plays, and every answer it gets
+carries the current match's token (`"token"`), so phones at the table follow a new match
+without scanning again while a photo of an older QR code is worthless.
+
 Every /api request: rate limited per client address (429), then `Authorization: Bearer
-<token>` (missing 401, wrong 403), then the body (at most MAX_BODY bytes). A command is not
-judged here: `submit(name, body_bytes)` hands it to the daemon's thread (Daemon.request_command)
-and waits, so it takes exactly the path of an MQTT command and is answered on …/cmd/result too.
+<token>` (missing 401, wrong 403), then the body (at most MAX_BODY bytes, within BODY_S). A
+refused request never reads its body: it is answered and the connection closed. A command is
+not judged here: `submit(name, body_bytes)` hands it to the daemon's thread
+(Daemon.request_command) and waits, so it takes exactly the path of an MQTT command and is
+answered on …/cmd/result too.
 """
+import collections
+import hashlib
 import html
 import ipaddress
 import json
 import os
 import re
+import threading
+import time
+import urllib.parse
 
-from host.web.access import RateLimiter, lan_address, play_url
-from host.web.server import TV_HEADERS
+from host.command_input import answer, check_name
+from host.web.access import RateLimiter, lan_address, match_id, play_url
+from shared_rules.rules.messages import refusal
+from host.web.server import LOCAL_SUFFIXES, TV_HEADERS, host_allowed  # noqa: F401 (LOCAL_SUFFIXES: API)
 
 STATIC_DIR = os.path.dirname(os.path.abspath(__file__))
 STATIC = {"/play": ("play.html", "text/html; charset=utf-8"),
           "/play.js": ("play.js", "text/javascript; charset=utf-8"),
           "/play.css": ("play.css", "text/css; charset=utf-8")}
 MAX_BODY = 4096
-LOCAL_SUFFIXES = (".local", ".lan", ".home.arpa", ".internal", ".localdomain")
-COMMAND_NAME = re.compile(r"^[a-z_]{1,32}$")
+ROTATE_EVERY_S = 30.0      # a token rotation over the API at most this often
 # The page holds the token: only our own scripts run, nothing is fetched from elsewhere, and no
 # other site may frame it (a hidden frame could steal taps). The TV page's policy is the same.
 PAGE_HEADERS = TV_HEADERS
@@ -35,30 +51,61 @@ PAGE_HEADERS = TV_HEADERS
 STICKER_HEADERS = dict(PAGE_HEADERS, **{"Content-Security-Policy": "default-src 'none'; "
                        "style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; "
                        "form-action 'none'"})
+TV_ONLY = ("this page carries the table's access token and is shown only on the TV (this "
+           "machine, or an address given with --tv-address): scan the QR code on the TV")
+
+
+_DRAWN = collections.OrderedDict()     # (text, border) -> svg, the last QR_KEEP drawn
+_DRAWN_LOCK = threading.Lock()
+QR_KEEP = 32
 
 
 def qr_svg(text, border=2):
     """A scalable SVG QR code (segno: pure Python, no dependencies, well tested; error level M
-    survives a scuffed sticker)."""
+    survives a scuffed sticker). Drawing one takes milliseconds of CPU, so the last ones drawn
+    are kept: the TV's reloads and /venue's refreshes draw nothing new."""
+    key = (text, border)
+    with _DRAWN_LOCK:
+        if key in _DRAWN:
+            _DRAWN.move_to_end(key)
+            return _DRAWN[key]
     import io
     import segno
     out = io.BytesIO()
     segno.make(text, error="m", boost_error=False).save(
         out, kind="svg", border=border, omitsize=True, xmldecl=False, svgns=True,
         dark="#000", light="#fff", title="QR code")
-    return out.getvalue().decode("utf-8")
+    svg = out.getvalue().decode("utf-8")
+    with _DRAWN_LOCK:
+        _DRAWN[key] = svg
+        while len(_DRAWN) > QR_KEEP:
+            _DRAWN.popitem(last=False)
+    return svg
+
+
+def qr_drawn(text, border=2):
+    """True if qr_svg(text) would draw nothing new."""
+    with _DRAWN_LOCK:
+        return (text, border) in _DRAWN
 
 
 class PlayRoutes:
     """Routes of the phone page; `get`/`post` return True when they answered the request."""
 
-    def __init__(self, table, tokens, submit, base_url=None, limiter=None, static_dir=STATIC_DIR):
+    def __init__(self, table, tokens, submit, base_url=None, limiter=None, static_dir=STATIC_DIR,
+                 qr_limiter=None, venue_url=None):
         self.table = table
+        # The venue service's pages (docs/tournament.md): "Join the queue" leads to its
+        # /queue/<table>. Given, or BILLIARDS_VENUE_URL (the table's service env file).
+        self.venue_url = venue_url if venue_url is not None else os.environ.get("BILLIARDS_VENUE_URL")
         self.tokens = tokens
         self.submit = submit
         self.base_url = base_url
         self.limiter = limiter or RateLimiter()
+        self.qr_limiter = qr_limiter or RateLimiter(rate=2.0, burst=10)
         self.static_dir = static_dir
+        self._rotated_at = None
+        self._rotate_lock = threading.Lock()
 
     # ------------------------------------------------------------ helpers
     def base_for(self, req):
@@ -80,31 +127,19 @@ class PlayRoutes:
         return "http://" + host
 
     def host_ok(self, req):
-        """DNS rebinding: a web page on the internet, opened by a phone on the bar's Wi-Fi, can
-        point its own domain at this server and read it as its own site, QR code and token
-        included. Such a Host is a public name: only IP literals, `localhost`, single-label and
-        local names (.local, .lan, .home.arpa, .internal) and --play-url's host are served
-        what carries the token. A missing Host (HTTP/1.0) is a direct client, not a browser."""
-        host = (req.headers.get("Host") or "").strip().lower()
-        if not host:
-            return True
-        name = host[1:host.find("]")] if host.startswith("[") else host.rsplit(":", 1)[0]
-        try:
-            ipaddress.ip_address(name)
-            return True
-        except ValueError:
-            pass
-        if self.base_url:
-            own = re.match(r"^[a-z]+://([^/:]+)", self.base_url.lower())
-            if own and own.group(1) == name:
-                return True
-        name = name.rstrip(".")
-        return ("." not in name and bool(name)) or name.endswith(LOCAL_SUFFIXES)
+        """The Host is one of the table's own names (server.host_allowed; the server checks it for
+        every route before any route sees the request)."""
+        return host_allowed(req.headers.get("Host"), req.server.own_hosts)
 
-    def _misdirected(self, req):
-        self._drain(req)
-        self._json(req, 421, {"ok": False, "error": "this page is served only under the table's "
-                              "own address (its IP address or local name)"})
+    def match(self, req):
+        """The id of the match in play (from the last state the server was given), or None."""
+        return match_id(req.server.hub.state)
+
+    def qr_tag(self, req):
+        """A short tag of the token the QR code carries: it changes when that token does (a new
+        match, a rotation, even by `billiards token --rotate`) and tells nothing about it."""
+        token = self.tokens.play(self.match(req))
+        return hashlib.sha256(b"qr " + token.encode("ascii")).hexdigest()[:12]
 
     @staticmethod
     def _json(req, code, obj, extra=None):
@@ -120,26 +155,31 @@ class PlayRoutes:
             return parts[1].strip()
         return ""
 
+    def _refuse(self, req, code, obj, extra=None):
+        """Answer without reading the body: a refused client's bytes are never waited for. If it
+        announced one, the connection closes after the answer (its unread body would otherwise
+        be taken for the next request)."""
+        if self._length(req) != 0:
+            req.close_connection = True
+        self._json(req, code, obj, extra)
+
     def _gate(self, req):
         """Rate limit, then the token. True if the request may go on (else it was answered)."""
         client = req.client_address[0]
         if not self.limiter.allow(client):
-            self._drain(req)
-            self._json(req, 429, {"ok": False, "error": "too many requests; wait a moment"},
-                       {"Retry-After": str(self.limiter.retry_after(client))})
+            self._refuse(req, 429, {"ok": False, "error": "too many requests; wait a moment"},
+                         {"Retry-After": str(self.limiter.retry_after(client))})
             return False
         token = self._bearer(req)
         if token is None:
-            self._drain(req)
-            self._json(req, 401, {"ok": False, "error": "this needs the table's access token: "
-                                  "scan the QR code on the table"},
-                       {"WWW-Authenticate": 'Bearer realm="table %s"' % self.table})
+            self._refuse(req, 401, {"ok": False, "error": "this needs the table's access token: "
+                                    "scan the QR code on the table"},
+                         {"WWW-Authenticate": 'Bearer realm="table %s"' % self.table})
             return False
-        if not self.tokens.check(token):
-            self._drain(req)
-            self._json(req, 403, {"ok": False, "error": "this access token is not valid for table "
-                                  "%s (it may have been changed): scan the table's QR code again"
-                                  % self.table})
+        if not self.tokens.check(token, self.match(req)):
+            self._refuse(req, 403, {"ok": False, "error": "this access token is not valid for "
+                                    "table %s (it may have been changed, or a new match has "
+                                    "begun): scan the table's QR code again" % self.table})
             return False
         return True
 
@@ -152,16 +192,8 @@ class PlayRoutes:
             return -1
         return n
 
-    def _drain(self, req):
-        """Read a small body we will not use, so a kept-alive connection stays in step."""
-        n = self._length(req)
-        if 0 < n <= MAX_BODY:
-            req.rfile.read(n)
-        elif n != 0:
-            req.close_connection = True
-
     def _body(self, req):
-        """The request body, or None after answering 411/413."""
+        """The request body, or None after answering 411/413/408."""
         n = self._length(req)
         if n < 0:
             req.close_connection = True
@@ -171,13 +203,26 @@ class PlayRoutes:
             req.close_connection = True
             self._json(req, 413, {"ok": False, "error": "body too large (at most %d bytes)" % MAX_BODY})
             return None
-        return req.rfile.read(n) if n else b""
+        body = req.read_body(n)
+        if body is None:
+            self._json(req, 408, {"ok": False, "error": "the request's body did not arrive in time"})
+        return body
+
+    def _tv_only(self, req, url):
+        """True (after a 403 or a 429) unless this client is a TV, within its rate of QR codes
+        drawn (one already drawn for `url` costs nothing and is not counted)."""
+        client = req.client_address[0]
+        if not req.is_tv():
+            self._refuse(req, 403, {"ok": False, "error": TV_ONLY})
+            return True
+        if not qr_drawn(url) and not self.qr_limiter.allow(client):
+            self._refuse(req, 429, {"ok": False, "error": "too many requests; wait a moment"},
+                         {"Retry-After": str(self.qr_limiter.retry_after(client))})
+            return True
+        return False
 
     # ------------------------------------------------------------- routes
     def get(self, req, path):
-        if path in ("/play/qr.svg", "/play/sticker", "/api/token") and not self.host_ok(req):
-            self._misdirected(req)
-            return True
         if path in STATIC:
             name, ctype = STATIC[path]
             try:
@@ -188,11 +233,16 @@ class PlayRoutes:
             req._send(200, data, ctype, PAGE_HEADERS)
             return True
         if path == "/play/qr.svg":
-            url = play_url(self.base_for(req), self.tokens.current())
-            req._send(200, qr_svg(url), "image/svg+xml; charset=utf-8", STICKER_HEADERS)
+            url = play_url(self.base_for(req), self.tokens.play(self.match(req)))
+            if not self._tv_only(req, url):
+                req._send(200, qr_svg(url), "image/svg+xml; charset=utf-8", STICKER_HEADERS)
             return True
         if path == "/play/sticker":
-            req._send(200, self.sticker(req), "text/html; charset=utf-8", STICKER_HEADERS)
+            if not self._tv_only(req, self.sticker_url(req)):
+                req._send(200, self.sticker(req), "text/html; charset=utf-8", STICKER_HEADERS)
+            return True
+        if path == "/play/queue":
+            self._queue(req)
             return True
         if path == "/api/token":
             if self._gate(req):
@@ -201,10 +251,6 @@ class PlayRoutes:
         return False
 
     def post(self, req, path):
-        if path.startswith("/api/") and not self.host_ok(req):
-            req.close_connection = True
-            self._misdirected(req)
-            return True
         if path.startswith("/api/cmd/"):
             if not self._gate(req):
                 return True
@@ -212,30 +258,65 @@ class PlayRoutes:
             body = self._body(req)
             if body is None:
                 return True
-            if not COMMAND_NAME.match(name):
+            if check_name(name) is not None:
                 self._json(req, 404, {"cmd": None, "ok": False, "error": "no such command", "id": None})
                 return True
             result = self.submit(name, body)
             if result is None:
-                self._json(req, 503, {"cmd": name, "ok": False, "id": None,
-                                      "error": "the referee did not answer in time; try again"})
+                self._json(req, 503, answer(name, refusal("host.no_answer")))
                 return True
+            after = self.match(req)
+            if self.tokens.stale(self._bearer(req), after):     # a new match began: its token
+                result = dict(result, token=self.tokens.play(after))
             self._json(req, 200, result)
             return True
         if path == "/api/token/rotate":
-            if self._gate(req):
-                self._drain(req)
+            if self._gate(req) and not self._rotate_refused(req):
                 token = self.tokens.rotate()
                 self._json(req, 200, {"ok": True, "token": token,
                                       "url": play_url(self.base_for(req), token)})
             return True
         return False
 
+    def _queue(self, req):
+        """The winner-stays-on queue of this table lives on the venue service: send the phone there."""
+        url = self.venue_url if isinstance(self.venue_url, str) and re.match(r"^https?://[^\s\"<>]+$",
+                                                                            self.venue_url or "") else None
+        if url is None:
+            req._send(404, "This table has no queue: the venue service is not set up "
+                      "(BILLIARDS_VENUE_URL, docs/tournament.md).\n", "text/plain; charset=utf-8")
+            return
+        req._send(303, "", "text/plain; charset=utf-8",
+                  {"Location": "%s/queue/%s" % (url.rstrip("/"), urllib.parse.quote(self.table))})
+
+    def _rotate_refused(self, req):
+        """A rotation over the API: from the TV only (who sees the new token anyway; a phone
+        that rotated would keep the new token and lock the others out for as long as it
+        liked), and at most once every ROTATE_EVERY_S. True (after answering) if refused."""
+        if not req.is_tv():
+            self._refuse(req, 403, {"ok": False, "error": "the token is rotated from the TV (this "
+                                    "machine or --tv-address) or with `billiards token --rotate`"})
+            return True
+        with self._rotate_lock:
+            now = time.monotonic()
+            wait = None if self._rotated_at is None else self._rotated_at + ROTATE_EVERY_S - now
+            if wait is not None and wait > 0:
+                self._refuse(req, 429, {"ok": False, "error": "the token was rotated a moment ago"},
+                             {"Retry-After": str(int(wait) + 1)})
+                return True
+            self._rotated_at = now
+        if self._length(req) != 0:
+            req.close_connection = True               # its body (none is needed) stays unread
+        return False
+
+    def sticker_url(self, req):
+        return play_url(self.base_for(req), self.tokens.current())
+
     def sticker(self, req):
-        """A printable table sticker: the QR code, the table's name, how to use it, in two languages."""
-        url = play_url(self.base_for(req), self.tokens.current())
+        """A printable table sticker: the QR code, the table's name, how to use it, in two
+        languages. It carries the table token (a printed code outlives any one match)."""
         t = html.escape(self.table)
-        return STICKER % {"table": t, "qr": qr_svg(url),
+        return STICKER % {"table": t, "qr": qr_svg(self.sticker_url(req)),
                           "short": html.escape(play_url(self.base_for(req)))}
 
 

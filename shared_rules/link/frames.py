@@ -6,9 +6,10 @@ import struct
 
 from shared_rules.link import cobs
 from shared_rules.link.crc import crc16
-from shared_rules.link.names import HELLO, EVENT, HEARTBEAT, ACK, LIGHTS
+from shared_rules.link.names import HELLO, EVENT, HEARTBEAT, FAULT_TEXT, LOOP_RATE, ACK, LIGHTS
 
 NAME_MAX = 32
+TEXT_MAX = 48      # a FAULT_TEXT's text: the frame stays under FrameReader.MAX_FRAME
 
 
 def pack(ftype, seq, payload):
@@ -22,19 +23,38 @@ def pack(ftype, seq, payload):
 
 
 # Payload layout per frame type: struct format and field names, in wire order.
-# HELLO is followed by the board name (UTF-8, up to NAME_MAX bytes).
+# HELLO is followed by the board name, FAULT_TEXT by its text (UTF-8, to the end: TAIL).
 LAYOUT = {
     HELLO: ("<IBBBBBB", ("boot_id", "proto", "fw_major", "fw_minor", "pockets", "rails", "features")),
     EVENT: ("<QBBHB", ("t_us", "kind", "index", "value", "flags")),
     HEARTBEAT: ("<IQHI", ("boot_id", "t_us", "backlog", "dropped")),
+    FAULT_TEXT: ("<IB", ("boot_id", "value")),
+    LOOP_RATE: ("<IIIII", ("boot_id", "window_us", "passes", "longest_us", "busy_us")),
     ACK: ("<IH", ("boot_id", "ack")),
     LIGHTS: ("<HB", ("mask", "mode")),
 }
+TAIL = {HELLO: ("name", NAME_MAX), FAULT_TEXT: ("text", TEXT_MAX)}
+
+
+def utf8_cut(text, most):
+    """`text` as UTF-8 bytes, cut to at most `most` bytes without splitting a character."""
+    b = text.encode("utf-8")
+    if len(b) <= most:
+        return b
+    n = most
+    while n > 0 and (b[n] & 0xC0) == 0x80:
+        n -= 1
+    return b[:n]
 
 
 def hello_payload(boot_id, fw_major, fw_minor, pockets, rails, features, name):
     nb = name.encode("utf-8")[:NAME_MAX]
     return struct.pack("<IBBBBBB", boot_id, 1, fw_major, fw_minor, pockets, rails, features) + nb
+
+
+def fault_text(boot_id, seq, value, text):
+    """Wire bytes of the FAULT_TEXT explaining the FAULT EVENT `seq` (value `value`)."""
+    return pack(FAULT_TEXT, seq, struct.pack("<IB", boot_id, value) + utf8_cut(text, TEXT_MAX))
 
 
 def encode(frame):
@@ -45,8 +65,9 @@ def encode(frame):
     fmt, fields = LAYOUT[t]
     values = [frame.get(k, 1) if k == "proto" else frame[k] for k in fields]
     p = struct.pack(fmt, *values)
-    if t == HELLO:
-        p += frame["name"].encode("utf-8")[:NAME_MAX]
+    if t in TAIL:
+        key, most = TAIL[t]
+        p += utf8_cut(frame[key], most) if t == FAULT_TEXT else frame[key].encode("utf-8")[:most]
     return pack(t, frame.get("seq", 0), p)
 
 
@@ -64,20 +85,21 @@ def decode_body(body):
     fmt, fields = LAYOUT[t]
     size = struct.calcsize(fmt)
     extra = n - 5 - size
-    if extra < 0 or extra > (NAME_MAX if t == HELLO else 0):
+    tail = TAIL.get(t)
+    if extra < 0 or extra > (tail[1] if tail else 0):
         return "length"
     f = {"type": t, "seq": body[1] | (body[2] << 8)}
     # unpack_from reads in place: no slice copies, which fragment a board-sized heap.
     values = struct.unpack_from(fmt, body, 3)
     for i in range(len(fields)):
         f[fields[i]] = values[i]
-    if t == HELLO:
+    if tail:
         raw = body[3 + size:n - 2]
         try:
-            f["name"] = str(raw, "utf-8")
+            f[tail[0]] = str(raw, "utf-8")
         except Exception:
-            # The name is only a label: a bad one must not stop the link (the frame's CRC is good).
-            f["name"] = "".join(chr(b) if 32 <= b < 127 else "?" for b in raw)
+            # A name or a text is only a label: a bad one must not stop the link (the CRC is good).
+            f[tail[0]] = "".join(chr(b) if 32 <= b < 127 else "?" for b in raw)
     return f
 
 

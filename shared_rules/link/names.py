@@ -3,6 +3,8 @@
 HELLO = 0x01
 EVENT = 0x02
 HEARTBEAT = 0x03
+FAULT_TEXT = 0x04        # firmware 1.2+: the text of a board FAULT (docs/protocol.md)
+LOOP_RATE = 0x05         # firmware 1.2+: the sensor loop's measured rate
 ACK = 0x81
 LIGHTS = 0x82
 
@@ -56,6 +58,12 @@ def pocket_index(p):
         if len(p) == 1 and p in "012345":
             return int(p)
     return None
+
+# The firmware version (HELLO fw_major, fw_minor) from which a board offers each addition
+# to CONTRACT section 1: a host tells from HELLO what the board may send.
+FW_BOARD_FAULT = (1, 1)      # FAULT 255, values 16-21
+FW_FAULT_TEXT = (1, 2)       # FAULT_TEXT frames before a FAULT 255 that has a text
+FW_LOOP_RATE = (1, 2)        # LOOP_RATE frames
 
 # FAULT with index 255 is the board itself (firmware 1.1+): sent once after HELLO when the
 # board restarted for a reason other than power-on, or cannot run its configuration.

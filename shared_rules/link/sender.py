@@ -22,12 +22,18 @@ them. Two ways to send one again, both readable by a host of contract v1:
   the same frame at most once per round trip. A contract host drops whatever
   follows a gap, so everything from the missing frame on goes again
   (tests/bench/bench_link_noise.py measures resending only the missing one).
+
+Two unreliable frames of firmware 1.2, which a host that does not know them drops:
+- FAULT_TEXT goes out right before every sending of the FAULT EVENT it explains
+  (`attach_text`), until that EVENT is acknowledged; `text_acked(seq)` is called then;
+- LOOP_RATE (`report_loop`) goes out once, when no reliable frame waits for an ACK, so
+  that a host answering an unknown frame with a duplicate ACK makes the board resend nothing.
 """
 import struct
 
 from shared_rules.link.crc import crc16
 from shared_rules.link import frames
-from shared_rules.link.names import HELLO, EVENT, HEARTBEAT
+from shared_rules.link.names import HELLO, EVENT, HEARTBEAT, LOOP_RATE
 
 RETRY_MS = 250           # contract v1's retry, used until a round trip is measured
 RTO_MIN = 20
@@ -44,6 +50,9 @@ _BODY = 18
 SLOT = 20
 _HB_BODY = 23
 _HB_MAX = 25
+_LR_BODY = 25            # LOOP_RATE: type, seq, 20 payload bytes, CRC
+_LR_MAX = 27
+_U32 = 0xFFFFFFFF
 
 
 def _since(now, then):
@@ -117,10 +126,15 @@ class Sender:
         self._dup = False        # a duplicate ACK asks for the oldest frame again
         self._fr_seq = -1        # the frame last sent by fast retransmit, and when
         self._fr_at = 0
-        self._scratch = bytearray(_HB_BODY)
+        self._scratch = bytearray(_LR_BODY)
         smv = memoryview(self._scratch)
         self._ev_crc = smv[:_BODY - 2]
         self._hb_crc = smv[:_HB_BODY - 2]
+        self._lr_crc = smv[:_LR_BODY - 2]
+        self._texts = []         # [seq, wire bytes] of each FAULT_TEXT not yet acknowledged
+        self._told = -1          # the seq whose text went out last, since the last go-back
+        self.text_acked = None   # called with the seq of a FAULT whose text was acknowledged
+        self._loop = [0, 0, 0, 0, False]   # the last LOOP_RATE numbers, and "not sent yet"
         self._out_size = out_size
         self._out = None         # poll()'s buffer, made on first use (a board calls poll_into)
 
@@ -151,6 +165,19 @@ class Sender:
         self._events += 1
         return True
 
+    def attach_text(self, seq, value, text):
+        """Explain the FAULT EVENT `seq` (value `value`) with `text` (FAULT_TEXT, sent before it)."""
+        self._texts.append([seq & 0xFFFF, frames.fault_text(self.boot_id, seq, value, text)])
+
+    def report_loop(self, window_us, passes, longest_us, busy_us):
+        """The sensor loop's last window: sent once as LOOP_RATE (a newer one replaces it)."""
+        lr = self._loop
+        lr[0] = window_us if window_us < _U32 else _U32
+        lr[1] = passes if passes < _U32 else _U32
+        lr[2] = longest_us if longest_us < _U32 else _U32
+        lr[3] = busy_us if busy_us < _U32 else _U32
+        lr[4] = True
+
     # --- what the link reader calls ------------------------------------------------
 
     def on_ack(self, boot_id, ack, now_ms=None):
@@ -175,6 +202,8 @@ class Sender:
             self._rtt_done = True
             if now_ms is not None:
                 self._sample(now_ms & _MASK)
+        if self._texts:
+            self._texts_acked(self._base, n)
         self._base = (self._base + n) & 0xFFFF
         if self._hello_held:
             self._hello_held = False
@@ -188,6 +217,18 @@ class Sender:
         else:
             self._timer = now_ms & _MASK
         return d + 1
+
+    def _texts_acked(self, base, n):
+        """Drop the texts of the `n` frames from seq `base` just acknowledged; tell `text_acked`."""
+        k = 0
+        while k < len(self._texts):
+            seq = self._texts[k][0]
+            if ((seq - base) & 0xFFFF) < n:
+                self._texts.pop(k)
+                if self.text_acked is not None:
+                    self.text_acked(seq)
+            else:
+                k += 1
 
     # --- round trip ----------------------------------------------------------------
 
@@ -256,6 +297,7 @@ class Sender:
         if held and self._sent and _since(now, self._timer) >= self.rto:
             # Everything held goes again from the oldest; nothing in flight is timed (Karn).
             self._sent = 0
+            self._told = -1
             self._timing = False
             self._rtt_done = False
             self.retransmits += 1
@@ -272,10 +314,24 @@ class Sender:
             s[_HB_BODY - 2] = c & 0xFF
             s[_HB_BODY - 1] = c >> 8
             o += cobs_into(s, _HB_BODY, buf, o)
+        lr = self._loop
+        if lr[4] and not held and room - o >= _LR_MAX:
+            lr[4] = False
+            s = self._scratch
+            struct.pack_into("<BHIIIII", s, 0, LOOP_RATE, 0, self.boot_id, lr[0], lr[1], lr[2], lr[3])
+            c = crc16(self._lr_crc)
+            s[_LR_BODY - 2] = c & 0xFF
+            s[_LR_BODY - 1] = c >> 8
+            o += cobs_into(s, _LR_BODY, buf, o)
         if self._dup:
             self._dup = False
             o += self._fast(now, held, buf, o, room)
         while self._sent < held:
+            if self._texts:
+                t = self._text_before(self._sent, buf, o, room)
+                if t < 0:
+                    break
+                o += t
             n = self._put(self._sent, buf, o, room)
             if not n:
                 break
@@ -292,6 +348,23 @@ class Sender:
                     self._rtt_at = now
             self._sent += 1
         return o
+
+    def _text_before(self, k, buf, o, room):
+        """Write the FAULT_TEXT due right before the k-th held frame (once each time that
+        frame goes out) into buf at o; returns the bytes written, -1 if it does not fit now."""
+        seq = (self._base + k) & 0xFFFF
+        if seq == self._told:
+            return 0
+        for t in self._texts:
+            if t[0] == seq:
+                w = t[1]
+                if o + len(w) > room:
+                    return -1
+                for j in range(len(w)):
+                    buf[o + j] = w[j]
+                self._told = seq
+                return len(w)
+        return 0
 
     def _fast_due(self, now, held):
         """True (and counted) if the oldest frame may go again now: sent, not within a round trip."""
@@ -312,6 +385,7 @@ class Sender:
         the send loop that follows writes them, oldest first)."""
         if self._fast_due(now, held):
             self._sent = 0
+            self._told = -1
         return 0
 
     def poll(self, now_ms, t_us):

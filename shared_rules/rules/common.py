@@ -62,7 +62,9 @@ def sensor_fouls(shot, need_rail=True):
         codes.append("cue_pocketed")
     if 0 in shot["jumped"] and "jumped_ball" not in codes:
         codes.append("jumped_ball")
-    if need_rail and not shot["rails"] and not [b for b in shot["pocketed"] if b[0] != 0]:
+    # A cushion after the contact as the camera saw it (rules/camera.py), else any rail hit.
+    railed = shot["rails"] if shot.get("rails_seen") is None else shot["rails_seen"]
+    if need_rail and not railed and not [b for b in shot["pocketed"] if b[0] != 0]:
         codes.append("no_rail")
     for c in shot["fouls"]:
         if c not in codes and c != "interference":
@@ -141,7 +143,7 @@ def warn(g, p, clauses, en, ru, events):
 
 def offer(g, p, options, clauses, events, en, ru):
     """Hand player `p` a choice (CONTRACT decision); the game waits for `choose`."""
-    g["decision"] = {"player": p, "options": list(options), "clauses": list(clauses)}
+    g["decision"] = {"player": p, "options": list(options), "clauses": list(clauses), "text": {"en": en, "ru": ru}}
     g["phase"] = "decision"
     events.append(event("decision", p, clauses, en, ru, {"options": list(options)}))
 
@@ -164,6 +166,9 @@ def break_rails_reached(shot, settings, needed, cue_ball=False, rack=15):
     """
     if shot.get("rails_ruled"):
         return True
+    seen = (shot.get("camera") or {}).get("break_rails")
+    if seen is not None:
+        return seen                 # the camera counted the balls (rules/camera.py)
     impacts = [tuple(r) for r in shot["rails"]]
     try:
         return break_estimator.break_reached_rails(impacts, needed, settings.get("break_estimator"),

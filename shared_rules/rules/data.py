@@ -1,12 +1,8 @@
-"""Plain-data helpers the board's interpreter lacks (no copy module on MicroPython)."""
+"""Plain-data helpers that run on CPython and MicroPython alike (MicroPython has no copy module)."""
 
 
 def clone(x):
-    """Deep copy of plain data: dicts, lists, tuples and scalars.
-
-    A copy is made at its final size and then filled (dict.copy, list(x)): growing it item by
-    item leaves a trail of outgrown tables that fragments the board's heap.
-    """
+    """Deep copy of plain data: dicts, lists, tuples and scalars."""
     if isinstance(x, dict):
         d = x.copy()
         for k in d:

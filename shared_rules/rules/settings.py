@@ -21,13 +21,19 @@ DEFAULTS = {
     "shot_clock": None,
     # SP.TARGET: points that win a straight-pool game.
     "target": 150,
-    # Games needed to win the match in eight-ball and nine-ball; breaks alternate.
+    # Games needed to win the match (in 14.1: games to `target` points each). Who breaks each next
+    # rack: GEN.LAG, «В последующих партиях принято соблюдать очередность. Прежде чем начать
+    # решающую партию, производится еще один розыгрыш» (breaks alternate, the deciding rack is
+    # lagged for).
     "race_to": 1,
+    # House rule: the winner of a rack breaks the next one (and the deciding rack is not lagged
+    # for). False is the seed's rule above.
+    "winner_breaks": False,
     # GEN.HANGING: a ball dropping later than this after the shot ended is put back.
     "hanging_s": 5,
     # Tables without a motion sensor: a gap this long between sensor events ends a shot.
     "quiet_s": 3,
-    # Shots that undo can take back (bounded so the board's heap holds the history).
+    # Shots that undo can take back, one after the other (the oldest kept shot is forgotten first).
     "undo_depth": 10,
     # Legal-break estimator parameters (rules/break_estimator.py); None is its calibrated default.
     "break_estimator": None,
@@ -39,7 +45,11 @@ CHOICES = {
     "strict_jump": (False, True),
     "call_required": (True, False),
     "sp_illegal_break": ("penalty", "wpa"),
+    "winner_breaks": (False, True),
 }
+
+# The settings of a match a `new_game` body may give, as the state shows them (`settings`).
+MATCH_KEYS = ("shot_clock", "miss_option", "strict_jump", "call_required", "sp_illegal_break", "winner_breaks")
 
 
 def merge(given):

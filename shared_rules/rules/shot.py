@@ -2,19 +2,22 @@
 
 Plain dict so it can be kept for re-judging, journaled and compared on both interpreters.
 Set only when entered: "stopped", the ball the opponent stopped on its way to a pocket
-(GEN.OPPONENT); "rack", the 14.1 rack facts.
+(GEN.OPPONENT); "rack", the 14.1 rack facts (the `rack` command's, or the camera's); "camera", the camera's facts of the shot and whether it
+was faulty meanwhile, and "rails_seen", whether it saw a cushion after the contact (rules/camera.py). `n` is the shot's serial number at the table: the
+referee's book names a shot by it (book.py).
 """
 
 
-def new_shot(g, t_us):
+def new_shot(g, t_us, n):
     return {
+        "n": n,
         "shooter": g["shooter"],
         "break": g["phase"] == "break",
         "start_us": t_us,
         "end_us": None,
         "pocketed": [],          # [ball or None, pocket, t_us, uncertain]
         "cue_pocketed": False,
-        "rails": [],             # (t_us, rail, strength)
+        "rails": [],             # [t_us, rail, strength]
         "called": g["called"],
         "safety": bool(g["safety"]),
         "push_out": bool(g["push_out"]),
@@ -27,11 +30,6 @@ def new_shot(g, t_us):
     }
 
 
-def object_pocketed(shot):
-    """Object balls that dropped, identified or not (None for unknown)."""
-    return [p[0] for p in shot["pocketed"] if p[0] != 0]
-
-
 def known_pocketed(shot):
     return [p[0] for p in shot["pocketed"] if p[0] is not None and p[0] != 0]
 
@@ -41,11 +39,3 @@ def pocket_of(shot, ball):
         if p[0] == ball:
             return p[1]
     return None
-
-
-def rail_count(shot):
-    return len(shot["rails"])
-
-
-def has_foul(shot, code):
-    return code in shot["fouls"]

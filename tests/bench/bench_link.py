@@ -24,8 +24,9 @@ sys.path.insert(0, str(ROOT))
 
 from shared_rules.link.names import ACK, RAIL, MOTION            # noqa: E402
 from shared_rules.link.sender import Sender                      # noqa: E402
+from host.journal import read_entries, table_files               # noqa: E402
 from tests.host.harness import (Mosquitto, Subscriber, PtyLink, DaemonProc, wait_for,  # noqa: E402
-                                raw_hello, raw_event, journal_lines)
+                                raw_hello, raw_event)
 
 
 def throughput(link, n_events, boot):
@@ -118,7 +119,8 @@ def main():
         d2 = DaemonProc(link.path, broker.url, "bench2", jdir).start()
         wait_for(lambda: sub.state("bench2"), 15, what="second daemon up")
         dt, retx = throughput(link, args.events, 0xBE4C0002)
-        board = [e for e in journal_lines(os.path.join(jdir, "bench2.jsonl")) if e["src"] == "board"]
+        board = [e for f in table_files(os.path.join(jdir, "bench2.jsonl")) for e in read_entries(f)
+                 if e["src"] == "board"]
         assert len(board) == args.events, (len(board), args.events)
         d2.stop()
         lat.sort()

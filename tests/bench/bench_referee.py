@@ -19,7 +19,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from shared_rules.rules.referee import Referee  # noqa: E402
-from tests.conftest import compile_mpy  # noqa: E402
+from tests.conftest import RULES_HEAP, compile_mpy  # noqa: E402
 from tests.scenarios.runner import load, run_scenario  # noqa: E402
 
 MPY_PROBE = r'''
@@ -74,7 +74,7 @@ def bench_micropython(journal):
         mpy = compile_mpy(pathlib.Path(d) / "mpy")      # deployed as mpy-cross bytecode
         env = dict(os.environ, MICROPYPATH=".frozen:" + str(mpy) + ":" + str(ROOT))
         t0 = time.perf_counter()
-        p = subprocess.run([str(exe), "-X", "heapsize=192K", str(probe), str(j)], capture_output=True,
+        p = subprocess.run([str(exe), "-X", "heapsize=" + RULES_HEAP, str(probe), str(j)], capture_output=True,
                            text=True, env=env)
         wall = time.perf_counter() - t0
     if p.returncode != 0:
@@ -98,7 +98,7 @@ def main(paths):
         if "error" in mp:
             print("  MicroPython: error", mp["error"])
         else:
-            print("  MicroPython (heap 192K): replay {:.2f} s wall (with start-up); peak live heap {} B, "
+            print("  MicroPython (heap " + RULES_HEAP + "): replay {:.2f} s wall (with start-up); peak live heap {} B, "
                   "peak heap incl. garbage {} B, live at end {} B".format(
                       mp["wall_s"], mp["peak_live"], mp["peak_raw"], mp["end_live"]))
 

@@ -132,10 +132,9 @@ def start_up(root, jdir, table, broker, tmp):
 def snapshot_cost(path, table):
     """What disk-before-memory adds to a command: one Referee.snapshot() (taken before judging)
     and, only when the disk refuses, one restore()."""
-    from host.daemon import load_referee_class
-    from host.journal import fold_segment
-    ref = load_referee_class()(table, None)
-    fold_segment(path, ref)
+    from host.fold import fold_files, new_referee
+    ref = new_referee(table)
+    fold_files([path], ref)
     snap = ref.snapshot()
     n = 300
     t0 = time.perf_counter()

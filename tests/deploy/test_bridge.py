@@ -77,6 +77,14 @@ class Client:
         self.c.disconnect()
 
 
+def central_settings():
+    """The lines of the shipped central.conf that decide who gets in and under which client id
+    (its listener, certificates and file paths are the test's own)."""
+    keep = ("per_listener_settings", "allow_anonymous", "use_username_as_clientid")
+    return [line for line in (CONF / "central.conf").read_text().splitlines()
+            if line.split()[:1] and line.split()[0] in keep]
+
+
 @pytest.fixture
 def chain(tmp_path):
     passwd = tmp_path / "central-passwd"
@@ -84,8 +92,10 @@ def chain(tmp_path):
     for user, pw in ((VENUE, "venue-pw"), ("bar2", "bar2-pw"), ("operator", "op-pw"), ("dashboard", "dash-pw")):
         subprocess.run([PASSWD, "-b", str(passwd), user, pw], check=True, capture_output=True)
     os.chmod(passwd, 0o600)
-    central = Broker(tmp_path, "central", ["allow_anonymous false", "password_file %s" % passwd,
-                                           "acl_file %s" % (CONF / "central-acl")]).start()
+    settings = central_settings()
+    assert "allow_anonymous false" in settings and "use_username_as_clientid true" in settings
+    central = Broker(tmp_path, "central", settings + ["password_file %s" % passwd,
+                                                      "acl_file %s" % (CONF / "central-acl")]).start()
     bridge = (CONF / "bridge.conf").read_text()
     bridge = (bridge.replace("central.example.com:8883", "127.0.0.1:%d" % central.port)
               .replace("VENUE", VENUE).replace("CHANGE-ME", "venue-pw")
@@ -111,18 +121,31 @@ def command(client, base, body, tag, tries=10):
     return res
 
 
+def start_table(venue_port, journal, log=subprocess.DEVNULL):
+    """`billiards run --simulate` for table t1 on the venue broker, as at a real venue (the
+    daemon talks to its venue's broker only)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.Popen([sys.executable, "-m", "host.cli", "run", "--simulate", "--sim-speed", "4",
+                             "--broker", "mqtt://127.0.0.1:%d" % venue_port, "--table", "t1",
+                             "--journal", str(journal), "--no-console"],
+                            cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def stop_table(daemon):
+    daemon.send_signal(signal.SIGINT)
+    try:
+        daemon.wait(15)
+    except subprocess.TimeoutExpired:
+        daemon.kill()
+
+
 def test_state_out_commands_in_and_the_venue_plays_on_without_central(chain, tmp_path):
     central, venue = chain
     base = "venues/%s/billiards/t1" % VENUE
     operator = Client(central.port, "operator", "op-pw", topics=("venues/#",))
     dashboard = Client(central.port, "dashboard", "dash-pw", topics=("venues/#",))
     local = Client(venue.port, topics=("billiards/#",))
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    log = open(tmp_path / "daemon.log", "w")
-    daemon = subprocess.Popen([sys.executable, "-m", "host.cli", "run", "--simulate", "--sim-speed", "4",
-                               "--broker", "mqtt://127.0.0.1:%d" % venue.port, "--table", "t1",
-                               "--journal", str(tmp_path / "journal"), "--no-console"],
-                              cwd=str(ROOT), env=env, stdout=log, stderr=subprocess.STDOUT)
+    daemon = start_table(venue.port, tmp_path / "journal", open(tmp_path / "daemon.log", "w"))
     try:
         # 1. The table's state reaches central, under the venue's prefix.
         s = wait_for(lambda: dashboard.state(base + "/state"), 20, what="state at central")
@@ -159,16 +182,13 @@ def test_state_out_commands_in_and_the_venue_plays_on_without_central(chain, tmp
 
         # 5. Central comes back: the bridge reconnects and central catches up with the venue.
         central.start()
+        dashboard.close()            # one connection per account at central (use_username_as_clientid)
         watcher = Client(central.port, "dashboard", "dash-pw", topics=("venues/#",))
         wait_for(lambda: [p["name"] for p in (watcher.state(base + "/state") or {"players": []})["players"]]
                  == ["Venue", "Alone"], 30, what="central catching up after its restart")
         watcher.close()
     finally:
-        daemon.send_signal(signal.SIGINT)
-        try:
-            daemon.wait(15)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
+        stop_table(daemon)
         for c in (operator, dashboard, local):
             c.close()
     assert daemon.returncode == 0, (tmp_path / "daemon.log").read_text()

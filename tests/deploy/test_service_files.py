@@ -23,9 +23,9 @@ RULES = ROOT / "hardware" / "udev" / "70-billiards.rules"
 BILLIARDS = pathlib.Path(sys.executable).parent / "billiards"
 
 
-def unit_settings():
+def unit_settings(unit=UNIT):
     out = {}
-    for line in UNIT.read_text().splitlines():
+    for line in unit.read_text().splitlines():
         if "=" in line and not line.startswith(("#", "[")):
             k, v = line.split("=", 1)
             out.setdefault(k, []).append(v)
@@ -62,19 +62,18 @@ def test_the_unit_is_one_restarting_service_per_table_as_its_own_user():
     assert "dialout" in s["SupplementaryGroups"][0]
 
 
-def test_execstart_uses_only_flags_the_daemon_knows_and_no_password():
-    cmd = unit_settings()["ExecStart"][0]
-    argv = shlex.split(cmd)
-    assert argv[0] == "/opt/billiards/venv/bin/billiards" and argv[1] == "run"
+def exec_start_words(unit=UNIT, env_file=ENV_EXAMPLE):
+    """The unit's ExecStart as systemd runs it with the example env file: ${X} is one word, $X
+    splits on spaces; specifiers for table t1."""
+    cmd = unit_settings(unit)["ExecStart"][0]
     env = {}
-    for line in ENV_EXAMPLE.read_text().splitlines():
+    for line in env_file.read_text().splitlines():
         if "=" in line and not line.startswith("#"):
             k, v = line.split("=", 1)
             env[k] = v
     assert set(re.findall(r"\$\{?(BILLIARDS_[A-Z_]+)", cmd)) <= set(env)
-    # Expand as systemd does: ${X} is one word, $X splits on spaces; specifiers for table t1.
     words = []
-    for w in argv[2:]:
+    for w in shlex.split(cmd):
         w = w.replace("%i", "t1").replace("%S", "/var/lib").replace("%d", "/run/credentials/x")
         if w.startswith("${"):
             words.append(env[w[2:-1]])
@@ -82,7 +81,13 @@ def test_execstart_uses_only_flags_the_daemon_knows_and_no_password():
             words.extend(env[w[1:]].split())
         else:
             words.append(w)
-    args = build_parser().parse_args(["run"] + words)
+    return words
+
+
+def test_execstart_uses_only_flags_the_daemon_knows_and_no_password():
+    argv = exec_start_words()
+    assert argv[0] == "/opt/billiards/venv/bin/billiards" and argv[1] == "run"
+    args = build_parser().parse_args(argv[1:])
     assert args.table == "t1" and args.serial == "/dev/billiards-t1"
     assert args.broker == "mqtt://billiards-t1@127.0.0.1:1883"
     assert args.broker_password_file == "/run/credentials/x/broker-password"

@@ -8,6 +8,7 @@ import json
 
 from shared_rules.link import frames
 from shared_rules.link.names import HELLO, EVENT, FAULT, LIGHTS, LIGHT_FOUL, LIGHT_BALL_IN_HAND
+from shared_rules.link.names import FAULT_TEXT
 from shared_rules.link import names
 from tableboard import app          # noqa: F401
 from tests.firmware.bootrig import Boot, FW
@@ -131,6 +132,88 @@ def test_the_shipped_esp32_configuration_boots_on_the_esp32_model():
     fs = b.boot()
     h = hellos(fs)[0]
     assert h["pockets"] == 6 and h["rails"] == 6 and board_faults(fs) == []
+
+
+# --- issue 16: a board that fails while it is built; the reason survives; reset reasons -------
+
+def texts(fs):
+    return [(f["value"], f["text"]) for f in fs if f["type"] == FAULT_TEXT]
+
+
+def first_event(fs):
+    return [f for f in fs if f["type"] == EVENT]
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def test_a_board_that_fails_while_it_is_built_speaks_and_writes_flash_once():
+    def shorted(pin):
+        if pin.id == 2:                                    # pocket 0's beam, read while building
+            raise RuntimeError("beam receiver shorted")
+    b = Boot(pico())
+    for boot in range(3):                                  # it fails the same way at every boot
+        fs = b.boot(stop=first_event, on_read=shorted)
+        assert b.reset is None, boot                       # no reset loop: it stays up and speaks
+        h = hellos(fs)[0]
+        assert h["pockets"] == 0 and h["rails"] == 0 and h["features"] == 0
+        assert board_faults(fs) == [names.BOARD_CRASH], (boot, fs)
+        assert texts(fs) == [(17, "RuntimeError: beam receiver shorted")], boot
+        b.cause = fakechip.PWRON_RESET                     # then a power cycle
+    assert b.flash_writes == 1 and "beam receiver shorted" in read(b.dir + "/crash.txt")
+    fs = b.boot(stop=first_event)                          # repaired: the board runs its sensors
+    assert hellos(fs)[0]["pockets"] == 6
+    assert board_faults(fs) == [names.BOARD_CRASH] and texts(fs)[0][1].endswith("shorted")
+    assert read(b.dir + "/crash.txt") is None              # the host acknowledged the reason
+    fs = b.boot()
+    assert board_faults(fs) == [] and b.flash_writes == 1
+
+
+def test_issue_16_s_i2c_fast_is_refused_with_its_reason_and_no_reset():
+    cfg = pico()
+    cfg["i2c"]["0"]["freq"] = "fast"
+    b = Boot(cfg)
+    fs = b.boot(stop=first_event)
+    assert b.reset is None and hellos(fs)[0]["pockets"] == 0
+    assert board_faults(fs) == [names.BOARD_CONFIG]
+    assert texts(fs) == [(21, "i2c.0.freq: a whole number")]
+    assert b.flash_writes == 0
+
+
+def test_the_crash_reason_survives_until_the_host_has_acknowledged_it():
+    b = Boot(pico())
+
+    def on_fire(pin):
+        if pin.id == 22:
+            raise RuntimeError("shift register on fire")
+    b.boot(stop=lambda fs: False, on_read=on_fire)
+    assert b.reset == fakechip.WDT_RESET
+    b.acking = False                                       # the daemon is not running
+    for _ in range(2):
+        fs = b.boot(stop=first_event)
+        assert board_faults(fs) == [names.BOARD_CRASH]
+        assert texts(fs) == [(17, "RuntimeError: shift register on fire")]
+        assert "shift register on fire" in read(b.dir + "/crash.txt")
+        b.cause = fakechip.PWRON_RESET
+    b.acking = True                                        # now it is: it acknowledges the FAULT
+    fs = b.boot(stop=first_event)
+    assert board_faults(fs) == [names.BOARD_CRASH] and read(b.dir + "/crash.txt") is None
+    assert board_faults(b.boot()) == []
+    assert b.flash_writes == 1
+
+
+def test_rp2_says_reset_by_software_after_machine_reset_not_watchdog():
+    b = Boot(pico())
+    b.cause = fakechip.WDT_RESET
+    b.wdt_reason = fakechip.REASON_FORCE                  # mpremote reset: machine.reset()
+    fs = b.boot(stop=first_event)
+    assert board_faults(fs) == [names.BOARD_SOFT_RESET]
+    assert texts(fs) == [(20, "reset by software: machine.reset()")]
 
 
 if __name__ == "__main__":

@@ -117,6 +117,22 @@ def test_at_the_small_int_edge_the_loop_still_allocates_nothing():
     assert r.board.uptime_us() > e.mask                    # past the edge, and still counting
 
 
+def test_the_loop_s_rate_is_measured_and_framed_without_allocating_past_2_30_us():
+    # LOOP_RATE (issue 16): a window closes and its frame goes out inside the locked run.
+    cfg = load_cfg("pico.json")
+    cfg["loop_report_s"] = 1
+    r = Rig(cfg=cfg, clock=FakeTime(start_ticks=PERIOD - 5000), ports=True)
+    r.m.pin(r.cfg["buttons"]["shift_in"]["data"]).level = 1
+    soft_impacts(r)
+    age(r, (1 << 30) + 1000000, (PERIOD >> 1) - 1)
+    after_heartbeat(r)
+    lr = r.board.sender._loop              # [window, passes, longest, busy, not yet sent]
+    lr[1] = 0
+    lr[4] = False
+    assert locked_ms(r, 1200)
+    assert lr[1] >= 900 and not lr[4]      # a window was reported, and its frame went out
+
+
 def test_events_keep_their_time_across_the_small_int_edge():
     e = EdgeTime(bits=62)
     r = ready(clock=e)

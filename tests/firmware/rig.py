@@ -70,6 +70,7 @@ class Rig:
         self.reader = FrameReader()
         self.hellos = []
         self.hbs = []
+        self.others = []              # the last few frames of other types (LOOP_RATE...)
         # Per seq, preallocated so a long test does not fragment a small heap:
         # the event as first received, and how often it came over the wire.
         # Allocated once at import and shared: only one Rig is read at a time.
@@ -136,6 +137,10 @@ class Rig:
                     self.hbs.pop(0)
             elif t == HELLO:
                 self.hellos.append(f)
+            elif t != EVENT:
+                self.others.append(f)
+                if len(self.others) > 4:
+                    self.others.pop(0)
             if t in (HELLO, EVENT):
                 s = f["seq"] % MAXSEQ
                 self.sends[s] += 1

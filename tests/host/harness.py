@@ -220,23 +220,30 @@ class Subscriber:
 
 
 class PtyLink:
-    """The board end of a pty; the daemon opens `path` (a symlink we can re-point)."""
+    """The board end of a pty; the daemon opens `path` (a symlink we can re-point).
+
+    A FakeBoard's thread reads and writes while the test unplugs and replugs from its own
+    thread: the descriptors change only under `lock`, so the board never reads a closed (or
+    by then reused) descriptor, nor dies on one that is gone."""
 
     def __init__(self, path):
         self.path = str(path)
         self.master = None
         self.slave = None
+        self.lock = threading.Lock()
         self.reader = frames.FrameReader()
         self.open()
 
     def open(self):
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        os.set_blocking(self.master, False)
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        with self.lock:
+            self.master, self.slave = master, slave
         tmp = self.path + ".new"
         if os.path.lexists(tmp):
             os.unlink(tmp)
-        os.symlink(os.ttyname(self.slave), tmp)
+        os.symlink(os.ttyname(slave), tmp)
         os.replace(tmp, self.path)
 
     def close(self):
@@ -244,41 +251,45 @@ class PtyLink:
         /dev/billiards-<table> on unplug. A link left behind would name whatever pty the kernel
         numbers the same next (another test's, in this process or another): the daemon
         reopening it would talk to a stranger's board."""
-        if self.slave is not None and os.path.islink(self.path):
-            try:
-                if os.readlink(self.path) == os.ttyname(self.slave):
-                    os.unlink(self.path)
-            except OSError:
-                pass
-        for fd in (self.master, self.slave):
-            if fd is not None:
+        with self.lock:
+            if self.slave is not None and os.path.islink(self.path):
                 try:
-                    os.close(fd)
+                    if os.readlink(self.path) == os.ttyname(self.slave):
+                        os.unlink(self.path)
                 except OSError:
                     pass
-        self.master = self.slave = None
+            for fd in (self.master, self.slave):
+                if fd is not None:
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
+            self.master = self.slave = None
 
     def write(self, data):
-        if self.master is None:
-            return
         view = memoryview(data)
         end = time.monotonic() + 2
         while len(view) and time.monotonic() < end:
-            try:
-                n = os.write(self.master, view)
-                view = view[n:]
-            except BlockingIOError:
-                time.sleep(0.005)
-            except OSError:
-                return
+            with self.lock:
+                if self.master is None:
+                    return
+                try:
+                    view = view[os.write(self.master, view):]
+                    continue
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    return
+            time.sleep(0.005)
 
     def read_frames(self):
-        if self.master is None:
-            return []
-        try:
-            data = os.read(self.master, 4096)
-        except (BlockingIOError, OSError):
-            return []
+        with self.lock:
+            if self.master is None:
+                return []
+            try:
+                data = os.read(self.master, 4096)
+            except (BlockingIOError, OSError):
+                return []
         return self.reader.feed(data)
 
 

@@ -182,3 +182,133 @@ def test_the_venue_history_goes_on_with_a_match_from_a_file_head(tmp_path):
     assert [r["started"] for r in live] == [started]
     assert live == full
     d.close()
+
+
+def test_the_match_is_the_referees_whoever_begins_it(tmp_path):
+    """Issue 15: a new game from the board's long press rolls the journal and begins a match in
+    the history as one from `new_game` does; a CONFIRM that re-racks inside a game does neither."""
+    from host import history
+    from host.journal import table_files
+    from shared_rules.link.names import BUTTON, BUTTON_CONFIRM, BUTTON_NEW_GAME, LONG_PRESS, MOTION, PRESS
+    d = daemon(tmp_path)
+    assert d.submit_command("new_game", {"game": "eight-ball", "players": ["Anna", "Bob"]})["ok"]
+    first = d.referee.state()["match"]
+    seq = [0]
+
+    def ev(kind, index, value):
+        seq[0] += 1
+        return codec.encode({"type": EVENT, "seq": seq[0], "t_us": 1000000 * seq[0], "kind": kind,
+                             "index": index, "value": value, "flags": 0})
+    d.handle_bytes(codec.encode({"type": HELLO, "seq": 0, "boot_id": 9, "proto": 1, "fw_major": 1,
+                                 "fw_minor": 0, "pockets": 6, "rails": 6, "features": 13, "name": "b"}), 0.0)
+    # An illegal break (no ball down, one rail): Bob chooses with CONFIRM; the table is re-racked.
+    for kind, index, value in [(MOTION, 0, 1), (RAIL, 0, 3000), (MOTION, 0, 0)]:
+        d.handle_bytes(ev(kind, index, value), 0.0)
+    assert d.referee.state()["decision"] is not None
+    segments = len(archived_segments(d.journal.path))
+    d.handle_bytes(ev(BUTTON, BUTTON_CONFIRM, PRESS), 0.0)
+    assert d.referee.state()["decision"] is None and d.referee.state()["match"] == first
+    assert len(archived_segments(d.journal.path)) == segments, "a re-rack inside a game rolled the journal"
+    # The long press: a new match, a new segment headed by the table as it stood before it.
+    d.handle_bytes(ev(BUTTON, BUTTON_NEW_GAME, LONG_PRESS), 0.0)
+    second = d.referee.state()["match"]
+    assert second["id"] == first["id"] + 1 and second["started"] != first["started"]
+    assert len(archived_segments(d.journal.path)) == segments + 1
+    entries = read_entries(d.journal.path)
+    assert entries[0]["src"] == "snapshot" and entries[0]["match_started"] == first["started"]
+    assert entries[1]["src"] == "board" and entries[1]["kind"] == BUTTON
+    # Undo of the new game: the first match is back, in a segment of its own again.
+    assert d.submit_command("undo", {})["ok"] and d.referee.state()["match"] == first
+    assert len(archived_segments(d.journal.path)) == segments + 2
+    fold = history._MatchFold("tj")
+    for path in table_files(d.journal.path):
+        for e in read_entries(path):
+            fold.feed(e)
+    assert fold.referee.match() == first
+    d.close()
+
+
+def test_a_head_names_the_match_of_its_own_snapshot(tmp_path):
+    """A command is judged before it is journaled, so the segment a new game begins is headed by
+    the table before it: the head's match_started must be that table's match (the one that ended),
+    not the match the command began; likewise for the undo that brings the old match back."""
+    d = daemon(tmp_path)
+    first = d.referee.match()
+    assert d.submit_command("new_game", {"game": "nine-ball", "players": ["A", "B"]})["ok"]
+    second = d.referee.match()
+    assert second["started"] != first["started"]
+    head = read_entries(d.journal.path)[0]
+    assert head["src"] == "snapshot"
+    assert head["referee"]["fields"]["match"]["started"] == first["started"]
+    assert head["match_started"] == first["started"], "the head names the match its snapshot is not of"
+    assert head["link"]["shot_open"] is False
+    assert d.submit_command("undo", {})["ok"] and d.referee.match()["started"] == first["started"]
+    head = read_entries(d.journal.path)[0]
+    assert head["referee"]["fields"]["match"]["started"] == second["started"]
+    assert head["match_started"] == second["started"]
+    d.close()
+
+
+def test_start_up_and_the_match_end_read_one_segment_whatever_the_matchs_length(tmp_path, monkeypatch):
+    """Issue 16, finding 2: after a flood of accepted commands every start and every match end
+    re-read the whole match (about 390 MB). Now a long match spread over many segments: the
+    start-up and the live recorder, at its start and at the match's end, open only the current
+    segment, and the record they write is the one a fold of every file gives."""
+    from host import fold, history, journal
+    from host.journal import table_files
+    from host.recorder import MatchRecorder
+    from shared_rules.link.names import MOTION, POCKET
+    d = daemon(tmp_path, segment_entries=4)
+    assert d.submit_command("new_game", {"game": "nine-ball", "players": ["Anna", "Bob"], "race_to": 1})["ok"]
+    seq = [0]
+    t = [1000000]
+
+    def feed(daemon_, kind, index, value):
+        seq[0] += 1
+        t[0] += 50000
+        daemon_.handle_bytes(codec.encode({"type": EVENT, "seq": seq[0], "t_us": t[0], "kind": kind,
+                                           "index": index, "value": value, "flags": 0}), 0.0)
+    d.handle_bytes(codec.encode({"type": HELLO, "seq": 0, "boot_id": 9, "proto": 1, "fw_major": 1,
+                                 "fw_minor": 2, "pockets": 6, "rails": 6, "features": 13, "name": "b"}), 0.0)
+    for shot in range(8):                                   # eight misses: a long match so far
+        for kind, index, value in [(MOTION, 0, 1), (RAIL, shot % 6, 3000), (RAIL, (shot + 1) % 6, 3000),
+                                   (MOTION, 0, 0)]:
+            feed(d, kind, index, value)
+    path = d.journal.path
+    d.close()
+    closed = len(archived_segments(path))
+    assert closed >= 8, closed
+    opened = []            # every journal file read, by any reader (they all go through scan)
+    real = journal.scan
+
+    def counted(f, *a, **kw):
+        opened.append(os.path.basename(getattr(f, "name", "?")))
+        return real(f, *a, **kw)
+    monkeypatch.setattr(journal, "scan", counted)
+    monkeypatch.setattr(fold, "scan", counted)
+    again = Daemon("tj", "loop://", journal_dir=str(tmp_path / "journal"), outputs=[], segment_entries=4)
+    again.start_journal()
+    assert set(opened) == {"tj.jsonl"}, opened               # the start-up: the current segment only
+    recorder = MatchRecorder("tj", str(tmp_path / "history.sqlite3"), lambda: table_files(path))
+    del opened[:]
+    recorder.start(again.state)
+    assert recorder.wait(1)
+    assert set(opened) == {"tj.jsonl"}, opened               # the recorder's catch-up likewise
+    del opened[:]
+    for kind, index, value in [(MOTION, 0, 1), (RAIL, 0, 3000), (POCKET, 0, 1), (POCKET, 1, 9), (MOTION, 0, 0)]:
+        feed(again, kind, index, value)
+    assert again.referee.state()["winner"] is not None
+    recorder(again.table_state(), [])              # as the daemon's loop tells its listeners
+    assert recorder.wait(2)
+    assert set(opened) == {"tj.jsonl"}, opened               # the match's end likewise
+    recorder.stop()
+    monkeypatch.undo()
+    db = history.HistoryDB(str(tmp_path / "history.sqlite3"))
+    try:
+        rows = db.records(table="tj")
+    finally:
+        db.close()
+    full, _ = history.matches_from_journals(table_files(again.journal.path), "tj")
+    assert len(full) == 1 and full[0]["winner"] is not None
+    assert [r["started"] for r in rows] == [full[0]["started"]] and rows[0]["winner"] == full[0]["winner"]
+    again.close()

@@ -33,8 +33,8 @@ def shots(seed, n):
 
 def expected_state(table, entries):
     """The state an uninterrupted run reaches: the journal's entries folded through the referee."""
-    from host.daemon import load_referee_class
-    ref = load_referee_class()(table, None)
+    from host.fold import new_referee
+    ref = new_referee(table)
     for e in entries:
         ref.apply(e)
     s = ref.state()

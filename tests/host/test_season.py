@@ -17,7 +17,6 @@ import pytest
 
 from shared_rules.link.names import POCKET, RAIL, MOTION
 from shared_rules.rules.referee import Referee
-import shared_rules.rules.snapshot  # noqa: F401 (gives Referee snapshot/restore)
 from host.journal import archived_segments, read_entries
 from tests.host.harness import (ROOT, DaemonProc, FakeBoard, PtyLink, wait_for, journal_lines,
                                 without_link)

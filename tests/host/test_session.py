@@ -3,7 +3,7 @@ from hypothesis import given, strategies as st
 
 from host.link.session import Session, seq_diff, ACCEPT, DUPLICATE, DROP, INFO
 from host.link.lights import lights_for
-from host.daemon import parse_command
+from host.command_input import parse_command
 from host.mqtt import parse_broker
 from shared_rules.link.names import HELLO, EVENT, HEARTBEAT
 

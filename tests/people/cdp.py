@@ -140,9 +140,22 @@ class Browser:
           const top = document.elementFromPoint(x, y);
           return top && (top === el || el.contains(top)) ? [x, y] : null;
         })()""" % json.dumps(selector)
-        x, y = self.wait_for(where, timeout)
+        x, y = self._steady(where, timeout)
         self.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
         self.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    def _steady(self, where, timeout):
+        """The point to touch once it has stayed put for 0.1 s: a finger lands where the button
+        is, not where it was before the page moved it (Playwright's 'stable' check, which waits
+        for two animation frames with the same box, is the model)."""
+        deadline = time.time() + timeout
+        last = None
+        while True:
+            now = self.wait_for(where, max(0.1, deadline - time.time()))
+            if now == last or time.time() >= deadline:
+                return now
+            last = now
+            time.sleep(0.1)
 
     def type_into(self, selector, text):
         """Replace an input's text by typing, as a keyboard would."""

@@ -12,7 +12,7 @@ from tests.host.harness import ROOT, DaemonProc, FakeBoard, PtyLink, Subscriber,
 
 
 class Table:
-    def __init__(self, tmp_path, broker, table="t1", players="Anna,Bob", extra=()):
+    def __init__(self, tmp_path, broker, table="t1", players="Anna,Bob", extra=(), play_url=True):
         self.table = table
         self.journal = tmp_path / "journal"
         self.sub = Subscriber(broker.port)
@@ -21,8 +21,8 @@ class Table:
         self.port = free_port()
         self.base = "http://127.0.0.1:%d" % self.port
         self.daemon = DaemonProc(self.link.path, broker.url, table, self.journal,
-                                 extra=["--http", str(self.port), "--players", players,
-                                        "--play-url", self.base] + list(extra)).start()
+                                 extra=["--http", str(self.port), "--players", players]
+                                 + (["--play-url", self.base] if play_url else []) + list(extra)).start()
         wait_for(lambda: (self.state() or {}).get("link", {}).get("state") == "up", 20, what="link up")
         wait_for(self._http_up, 10, what="http up")
 
@@ -38,6 +38,12 @@ class Table:
     def token(self):
         with open(os.path.join(str(self.journal), "%s.token" % self.table)) as f:
             return f.read().strip()
+
+    def play_token(self):
+        """The token the TV's QR code carries: the match's own once the state names its match."""
+        from host.web.access import match_id, match_token
+        m = match_id(self.state())
+        return self.token() if m is None else match_token(self.token(), m)
 
     def journal_lines(self):
         path = os.path.join(str(self.journal), "%s.jsonl" % self.table)

@@ -26,7 +26,8 @@ CONF_DIR = ROOT / "hardware" / "mosquitto"
 MOSQUITTO = "/usr/sbin/mosquitto"
 PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
 TABLES = ("t1", "t2", "t3")
-ACCOUNTS = {"referee": "ref-pw", "homeassistant": "ha-pw", "display": "display-pw", "awtrix": "aw-pw"}
+ACCOUNTS = {"referee": "ref-pw", "homeassistant": "ha-pw", "display": "display-pw", "awtrix": "aw-pw",
+            "venue": "venue-pw"}      # the venue's tournament service (acl.venue, tests/tournament)
 for _t in TABLES:
     ACCOUNTS["billiards-" + _t] = "daemon-%s-pw" % _t
     ACCOUNTS["player-" + _t] = "player-%s-pw" % _t

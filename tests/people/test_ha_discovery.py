@@ -139,6 +139,13 @@ def test_templates_show_the_game_as_it_stands():
     assert render(objs["score1"]["value_template"], won) == "1"
     assert render(objs["phase"]["value_template"], won) == "over"
 
+    # A handicapped race shows each player's own race; a plain one its number.
+    race = objs["race_to"]["value_template"]
+    assert render(race, dict(won, race_to=3, race_to_each=[3, 2])) == "3/2"
+    assert render(race, dict(won, race_to=3, race_to_each=[3, 3])) == "3"
+    assert render(race, dict(won, race_to=3)) == "3"
+    assert render(race, dict(won, race_to=3, game="straight-pool")) == "None"
+
     fresh, _ = step("new game")
     assert render(objs["last_foul"]["value_template"], fresh) == "None"
     assert json.loads(render(objs["last_foul"]["json_attributes_template"], fresh)) == {}
@@ -187,6 +194,9 @@ def test_before_the_first_game():
     shows = {o: render(c["value_template"], BEFORE_FIRST_GAME)
              for o, c in objs.items() if "value_template" in c and c["state_topic"] == "billiards/t1/state"}
     unknown = "None"      # what Home Assistant's MQTT sensor and select read as unknown
+    camera = dict((o, shows.pop(o)) for o in ("camera", "camera_fault", "first_contact", "railed_after_contact"))
+    assert camera == {"camera": "none", "camera_fault": "OFF", "first_contact": unknown,     # issue 18
+                      "railed_after_contact": unknown}
     assert shows == {"player1": unknown, "score1": "0", "fouls1": "0", "player2": unknown,
                      "score2": "0", "fouls2": "0", "shooter": unknown, "phase": "idle",
                      "ball_in_hand": "none", "last_foul": unknown, "winner": unknown,
@@ -197,7 +207,10 @@ def test_before_the_first_game():
                      "game_winner": unknown, "run": unknown, "race_to": unknown, "target": unknown,
                      "rack": unknown, "needs": unknown, "decision_by": unknown, "warning": unknown,
                      "called_ball": unknown, "called_pocket": unknown, "shot_clock": unknown,
-                     "shot_clock_limit": unknown, "decision": "None", "foul": "None", "identify": "None"}
+                     "shot_clock_limit": unknown, "decision": "None", "foul": "None", "identify": "None",
+                     # issue 17: the match of racks
+                     "innings1": unknown, "innings2": unknown, "match_score": unknown, "next_breaker": unknown,
+                     "between_racks": "OFF", "hill_hill": "OFF"}
 
 
 def test_result_and_event_templates():
@@ -270,6 +283,13 @@ def test_the_game_select_never_restarts_the_game_being_played_and_identify_gets_
     assert json.loads(ha.on_message("billiards/t1/cmd/ha/game", b"\xff")[0][1])["ok"] is False
     nothing = ha.on_message("billiards/t1/cmd/ha/identify", b'{"ball": 3}')
     assert json.loads(nothing[0][1])["error"] == "no pocketed ball is waiting to be identified"
+    # Like every refusal on cmd/result (docs/mqtt.md): a stable code and the text in each language.
+    unknown = ha.on_message("billiards/t1/cmd/ha/game", b'{"game": "snooker"}')
+    for answer, code, ru in ((same, "host.ha_game_playing", "Восьмёрка уже идёт"),
+                             (unknown, "host.ha_unknown_game", "такой игры нет"),
+                             (nothing, "host.ha_nothing_to_identify", "нет забитого шара")):
+        res = json.loads(answer[0][1])
+        assert res["code"] == code and res["text"]["en"] == res["error"] and ru in res["text"]["ru"], res
     ha.on_change(dict(state, needs=[{"cmd": "identify", "pocket": "side-left", "text": {}}]), [])
     ask = ha.on_message("billiards/t1/cmd/ha/identify", b'{"ball": 3}')
     assert ask == [("billiards/t1/cmd/identify", '{"ball": 3, "pocket": "side-left"}', False)]

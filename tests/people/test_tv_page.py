@@ -112,7 +112,7 @@ def test_a_whole_game_reaches_the_page_live(page, tmp_path):
         assert seen[label]["marker"] == "yes", "the page reloaded instead of updating"
 
     groups = seen["groups"]
-    assert groups["groups"] == ["solids", "stripes"]
+    assert groups["groups"] == ["solids (1-7)", "stripes (9-15)"]    # issue 17: the referee's vocabulary
     assert 1 not in groups["balls"] and 3 not in groups["balls"] and 2 in groups["balls"]
 
     scratch = seen["scratch"]
@@ -129,7 +129,7 @@ def test_a_whole_game_reaches_the_page_live(page, tmp_path):
     assert warning["foul"] == "FOUL — Anna: wrong ball hit first"
 
     assert seen["anna runs out"]["warning"] is None
-    assert seen["anna runs out"]["called"] == "Called: 8 in foot-left"
+    assert seen["anna runs out"]["called"] == "Called: 8 in foot left"   # issue 17: a pocket's name
 
     won = seen["anna wins"]
     assert won["winner"] == "Anna" and won["scores"] == ["1", "0"]
@@ -169,7 +169,7 @@ def test_shot_clock_counts_down_in_the_page_and_other_banners(page, tmp_path):
     state["shot_clock"] = None
     server.publish(state)
     c = shown(browser, 20)
-    assert c["decision"] == "Bob to choose: play on or break again"
+    assert c["decision"] == "Bob to choose: Play on from here or Break again"   # issue 17: the vocabulary's options
     assert c["link"] == "Table sensors offline — scores may lag"
     assert c["clock"] is None
 

@@ -105,7 +105,8 @@ def test_hostile_names_and_retained_messages_are_shown_as_text(table, tmp_path):
         "players": [{"name": XSS_NAME, "score": "<b>9</b>"}, {"name": "x" * 5000, "score": 1}]}))
     retain(table, "billiards/evil/status", "online")
     retain(table, "billiards/ev<i>l/status", "online")
-    wait_for(lambda: "evil" in get(table, "/venue.json")[2], 5, what="the forged table on /venue")
+    wait_for(lambda: "evil" in get(table, "/venue.json")[2] and "ev<i>l" in get(table, "/venue.json")[2], 5,
+             what="both forged tables on /venue")
 
     code, headers, page = get(table, "/venue")
     assert code == 200
@@ -232,6 +233,18 @@ def _closed_by_server(s, timeout):
         return True
 
 
+def _streaming(socks, timeout=10):
+    """Wait until every stream in `socks` has its first event (the server has taken it)."""
+    for s in socks:
+        s.settimeout(timeout)
+        got = b""
+        while b"data:" not in got:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+
+
 def _open_count(socks):
     return sum(1 for s in socks if not _closed_by_server(s, 0.05))
 
@@ -278,9 +291,9 @@ def test_idle_slow_and_sleeping_clients_cannot_take_every_thread(table):
         assert _open_count(held) == 0
         # Phones that went to sleep with /events open: a client's oldest stream gives way ...
         streams = _hold(port, "127.0.0.4", server.STREAMS_PER_CLIENT, ev)
-        time.sleep(0.3)
+        _streaming(streams)                 # each one served (a loaded machine takes its time)
         streams += _hold(port, "127.0.0.4", 1, ev)
-        assert _closed_by_server(streams[0], 3)
+        assert _closed_by_server(streams[0], 10)
         # ... and at MAX_STREAMS the oldest of all: a phone opening the page now gets it live.
         for i in range(server.MAX_STREAMS):
             streams += _hold(port, "127.0.1.%d" % (i + 1), 1, ev)
@@ -295,15 +308,17 @@ def test_idle_slow_and_sleeping_clients_cannot_take_every_thread(table):
         held += streams + [late]
         # A client closing its stream frees its thread within CHECK_S, not at the next keepalive.
         late.close()
-        # All threads busy (streams, and token holders' bodies that never come): a quick 503.
+        # Every other thread held by token holders' bodies that never come (issue 16): a body
+        # being waited for gives way like an idle connection, so a phone that asks is served.
         body_wait = (b"POST /api/cmd/lag HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + token.encode()
                      + b"\r\nContent-Length: 100\r\n\r\n{")
+        waits = []
         for i in range(server.MAX_CONNECTIONS - server.MAX_STREAMS):
-            held += _hold(port, "127.0.5.%d" % (1 + i // 10), 1, body_wait)
+            waits += _hold(port, "127.0.5.%d" % (1 + i // 10), 1, body_wait)
+        held += waits
         time.sleep(0.5)
-        t0 = time.monotonic()
-        assert status(raw(port, get_state, src="127.0.4.2", timeout=3, wait_close=False)) == 503
-        assert time.monotonic() - t0 < 1
+        assert status(raw(port, get_state, src="127.0.4.2", timeout=3, wait_close=False)) == 200
+        assert _open_count(waits) == len(waits) - 1
         assert table.daemon.proc.poll() is None
         # The daemon's own loop is unaffected: a command over MQTT is still judged at once.
         table.sub.publish("billiards/t1/cmd/new_game", json.dumps({"game": "eight-ball", "id": "m1"}))

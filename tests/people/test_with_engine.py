@@ -14,7 +14,7 @@ jinja2 = pytest.importorskip("jinja2")
 from host.outputs.awtrix import AwtrixOutput  # noqa: E402
 from host.outputs.display import DisplayOutput  # noqa: E402
 from host.outputs.ha_discovery import HADiscovery  # noqa: E402
-from host.outputs.shot_clock import ShotClock, remaining  # noqa: E402
+from host.shot_clock import ShotClock, remaining  # noqa: E402
 
 ENV = jinja2.Environment(undefined=jinja2.StrictUndefined)
 POCKET, RAIL, CUE, MOTION = 1, 2, 3, 4

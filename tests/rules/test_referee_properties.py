@@ -73,7 +73,9 @@ new_game_body = st.one_of(
             ("target", st.one_of(st.integers(1, 12), st.sampled_from([0, 1001, False, 2 ** 80]), junk)),
             ("miss_option", st.one_of(st.booleans(), st.sampled_from([0, 1, "yes"]))),
             ("strict_jump", st.one_of(st.booleans(), st.sampled_from([0, 1, "yes"]))),
-            ("shot_clock", st.one_of(st.none(), st.integers(0, 700), junk))]),
+            ("shot_clock", st.one_of(st.none(), st.integers(0, 700), junk)),
+            ("lag", st.one_of(st.booleans(), st.sampled_from([0, 1, "yes"]))),
+            ("winner_breaks", st.one_of(st.booleans(), st.sampled_from([0, 1, "yes"])))]),
     good_game)
 
 BODIES = {
@@ -95,6 +97,7 @@ BODIES = {
                     ("cue", st.one_of(st.sampled_from(["clear", "rack"]), junk)),
                     ("extra", junk)]),
     "legal_break": _maybe([("extra", junk)]),
+    "next_rack": _maybe([("extra", junk)]),
     "rename": _maybe([("player", st.one_of(st.sampled_from([0, 1, True, 2, -1]), junk)), ("name", name_value)]),
 }
 
@@ -190,7 +193,7 @@ def journals(draw, deep=False):
 # ------------------------------------------------------------------ the checks
 def insides(ref):
     """Everything the referee keeps, as plain data."""
-    return clone(dict(vars(ref)))
+    return {"table": ref.table, "defaults": clone(ref.defaults), "book": ref.book.to_json()}
 
 
 def comparable(s):
@@ -202,12 +205,14 @@ def comparable(s):
 
 
 def check_answer(res):
-    assert isinstance(res, dict) and set(res) == {"ok", "error", "events"}, res
+    assert isinstance(res, dict) and set(res) == ({"ok", "error", "events"} if res.get("ok") else
+                                                  {"ok", "error", "code", "text", "events"}), res
     assert isinstance(res["ok"], bool) and isinstance(res["events"], list)
     if res["ok"]:
         assert res["error"] is None
     else:
         assert isinstance(res["error"], str) and res["error"] and res["events"] == []
+        assert isinstance(res["code"], str) and res["text"]["en"] and res["text"]["ru"], res
     assert "internal error" not in (res["error"] or ""), res["error"]
     json.dumps(res)
     for e in res["events"]:
@@ -268,13 +273,13 @@ def run_journal(entries):
     ref = Referee("t1")
     twin = Referee("t1")              # sees only the accepted entries, each through JSON
     answers = []
-    started = None                    # (the shot object, the state when it started)
+    started = None                    # (the serial number of the shot, the state when it started)
     for e in entries:
         before_state = ref.state()
         before_inside = insides(ref)
         undoing_shot = (isinstance(e, dict) and e.get("src") == "cmd" and e.get("cmd") == "undo"
-                        and ref.pending is None and ref.open is None and ref.history and started is not None
-                        and ref.history[-1][1] is started[0])
+                        and ref.book.pending is None and ref.book.open_shot is None and ref.book.history
+                        and started is not None and ref.book.history[-1]["shot"]["n"] == started[0])
         res = ref.apply(e)
         answers.append(res)
         check_answer(res)
@@ -287,17 +292,17 @@ def run_journal(entries):
             twin_res = twin.apply(json.loads(json.dumps(e)))
             assert twin_res == res, "the rebuilt referee answered differently to {}".format(e)
             assert twin.state() == after, "the rebuilt referee differs after {}".format(e)
-        if ref.open is None and ref.pending is None and ref.history and ref.facts_open:
+        if ref.book.open_shot is None and ref.book.pending is None and ref.book.history and ref.book.facts_open:
             # What `foul`/`identify`/`spot` do, with no new fact: judging the shot again changes nothing.
             again = copy.deepcopy(ref)
             again._rejudge([])
             assert again.state() == after, "re-judging the last shot with no new fact changed the state"
         if undoing_shot and res["ok"]:
             assert comparable(after) == started[1], "undo did not give back the state before the shot"
-        if ref.open is not None and (started is None or started[0] is not ref.open):
+        if ref.book.open_shot is not None and (started is None or started[0] != ref.book.open_shot["n"]):
             st_ = comparable(after)
-            st_["can_undo"] = bool(ref.history) or ref.before_new is not None
-            started = (ref.open, st_)
+            st_["can_undo"] = bool(ref.book.history) or ref.book.replaced is not None
+            started = (ref.book.open_shot["n"], st_)
     assert insides(twin) == insides(ref)
     return ref, answers
 

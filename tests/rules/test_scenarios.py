@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from tests.conftest import ROOT, compile_mpy, run_micropython
+from tests.conftest import ROOT, RULES_HEAP, compile_mpy, run_micropython
 from tests.scenarios.runner import expected_failure, load, run_scenario
 
 FILES = sorted(glob.glob(str(ROOT / "tests" / "scenarios" / "**" / "*.json"), recursive=True) +
@@ -28,15 +28,13 @@ def test_there_are_scenarios():
 
 
 def test_all_scenarios_under_micropython(tmp_path):
-    """The engine is proven on the board's interpreter, with a board-sized heap, compiled with
-    mpy-cross as it would be deployed; all games load in one process."""
+    """The engine is proven on MicroPython, compiled with mpy-cross as it would be deployed; all
+    games load in one process."""
     rel = [os.path.relpath(f, ROOT) for f in FILES]
     mpy = compile_mpy(tmp_path / "mpy")
-    # The paths go in a list file the runner reads line by line: as arguments they would hold
-    # heap a long game needs (a full game ran out of 192K once the seed audit's files came).
-    listing = tmp_path / "scenarios.txt"
+    listing = tmp_path / "scenarios.txt"      # a list file: two hundred paths make a long command line
     listing.write_text("\n".join(rel) + "\n")
-    p = run_micropython(ROOT / "tests" / "scenarios" / "runner.py", "@" + str(listing), heap="192K",
+    p = run_micropython(ROOT / "tests" / "scenarios" / "runner.py", "@" + str(listing), heap=RULES_HEAP,
                         timeout=600, first_path=mpy)
     tail = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]

@@ -117,7 +117,10 @@ def test_home_assistant_core_runs_a_game_through_discovery(tmp_path, broker, sub
 
         dev = ha.ask(op="device", identifier=ha_discovery.node_id(TABLE))
         assert dev["name"] == "Table by the window"
-        assert dev["configuration_url"] == "http://127.0.0.1:%d/" % http
+        # Issue 17: never a loopback address (the broker on this machine: its LAN address), which a
+        # browser elsewhere, or a LAN page, could not open.
+        from host.web.access import lan_address
+        assert dev["configuration_url"] == "http://%s:%d/" % (lan_address(), http)
         assert dev["sw_version"] and dev["serial_number"] == TABLE
         assert dev["manufacturer"] == "billiards-referee"
 
@@ -206,11 +209,39 @@ def test_home_assistant_core_runs_a_game_through_discovery(tmp_path, broker, sub
         # The shot clock: when it runs out, as a timestamp HA counts down to.
         subscriber.publish("billiards/%s/cmd/new_game" % TABLE, json.dumps({"game": "eight-ball", "shot_clock": 30}))
         ha.wait_state(e("sensor.shot_clock_limit"), "30")
+        # Issue 17: no clock runs while the players rack and lag; it starts when the break has stopped.
+        assert ha.state(e("sensor.shot_clock_ends")) in (None, "unknown")
+        wait_for(lambda: subscriber.state(TABLE)["game"] == "eight-ball" and subscriber.state(TABLE)["shot"] == 0,
+                 10, what="the new game")
+        shot(board, subscriber, 12, pocketed=(3,))
         ends = wait_for(lambda: (lambda v: v not in (None, "unknown") and v)(ha.state(e("sensor.shot_clock_ends"))),
                         10, what="the shot clock's end")
         left = datetime.datetime.fromisoformat(ends).timestamp() - time.time()
         assert 0 < left <= 31
         ha.wait_state(e("sensor.last_foul"), "unknown")
+
+        # Issue 17: a match of racks reaches Home Assistant (the rack score, who breaks the next
+        # rack, between racks, hill-hill), and its Next rack button begins the next rack.
+        subscriber.publish("billiards/%s/cmd/new_game" % TABLE,
+                           json.dumps({"game": "nine-ball", "race_to": 2, "breaker": 0}))
+        wait_for(lambda: (lambda s: s["game"] == "nine-ball" and s["race_to"] == 2 and s["shot"] == 0)(
+            subscriber.state(TABLE)), 10, what="the race to 2")
+        ha.wait_state(e("binary_sensor.between_racks"), "off")
+        ha.wait_state(e("sensor.match_score"), "0-0")
+        s = shot(board, subscriber, 8, pocketed=(9,))        # the 9 on a legal break: Anna wins rack 1
+        assert s["between_racks"] and s["next_break"] == {"rack": 2, "player": 1, "rule": "alternate"}
+        ha.wait_state(e("sensor.match_score"), "1-0")
+        ha.wait_state(e("binary_sensor.between_racks"), "on")
+        ha.wait_state(e("sensor.next_rack_breaks"), "Bob")
+        assert ha.state(e("binary_sensor.hill_hill")) == "off"
+        ha.call("button", "press", entity_id=e("button.next_rack"))
+        wait_for(lambda: (lambda s: s["rack"] == 2 and s["phase"] == "break" and s["breaker"] == 1)(
+            subscriber.state(TABLE)), 10, what="rack 2 begun from Home Assistant")
+        ha.wait_state(e("binary_sensor.between_racks"), "off")
+        shot(board, subscriber, 8, pocketed=(9,))            # Bob's 9 on the break: 1-1, the lag decides
+        ha.wait_state(e("sensor.match_score"), "1-1")
+        ha.wait_state(e("binary_sensor.hill_hill"), "on")
+        ha.wait_state(e("sensor.next_rack_breaks"), "lag")
 
         assert ha.ask(op="log") == []       # no warning or error at all in HA's log
     finally:
@@ -218,3 +249,60 @@ def test_home_assistant_core_runs_a_game_through_discovery(tmp_path, broker, sub
         board.stop()
         d.stop()
         link.close()
+
+
+def test_home_assistant_core_shows_the_venue_devices_current_and_next_matches(tmp_path, broker):
+    """The venue service's device (issue 19) in a real Home Assistant: its configs pass HA's
+    schema, the device is named, and the sensors show the matches on the tables and the next one
+    as the service publishes them, becoming unavailable when the service goes offline."""
+    import paho.mqtt.client as mqtt
+
+    from host.tournament import ha as venue_ha
+    from host.tournament.service import VenueService
+    from host.tournament.store import Store
+    python = ha_python()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    st = Store(str(tmp_path / "venue" / "tournament.sqlite3"))
+    svc = VenueService(st, lambda t, p, r: client.publish(t, p, qos=1, retain=r).wait_for_publish(5),
+                       venue="cue_club", name="The Cue Club")
+    ha = HACore(python, broker.port)
+    try:
+        configs = venue_ha.configs("cue_club", svc.out_topic(), name="The Cue Club")
+        assert ha.ask(op="schema", configs=[[t.split("/")[1], c] for t, c in configs]) == []
+        svc.connected()
+        svc.ready_at = 0
+        for table in ("t1", "t2"):
+            svc.message("billiards/%s/status" % table, b"online")
+        players = ["Anna", "Boris", "Chen", "Dasha", "Emil", "Fedor", "Gleb", "Hana"]
+        tid = st.create("Friday", "nine-ball", "single", 2, players, ["t1", "t2"])
+        st.start(tid)
+        svc.step()
+        node = venue_ha.node_id("cue_club")
+        e = lambda obj: "sensor.%s_%s" % (node, obj)  # noqa: E731
+        try:
+            ha.wait_state(e("current"), "t1: Anna v Hana · t2: Dasha v Emil", 30)
+        except AssertionError:
+            raise AssertionError("states: %s; HA log: %s" % (
+                {k: v["state"] for k, v in ha.states().items() if node in k}, ha.ask(op="log")))
+        ha.wait_state(e("next"), "Boris v Gleb (Friday, Round 1)")
+        ha.wait_state(e("playing"), "2")
+        dev = ha.ask(op="device", identifier=node)
+        assert dev["name"] == "The Cue Club" and dev["model"] == "Venue tournament service"
+        attrs = ha.states()[e("current")]["attributes"]
+        assert [(m["table"], m["players"]) for m in attrs["matches"]] == [("t1", ["Anna", "Hana"]),
+                                                                          ("t2", ["Dasha", "Emil"])]
+        # Anna wins on t1 (the director's word, here): t1 gets the next match at once.
+        assert svc.report(tid, "W1.1", "Anna", [2, 0])[0]
+        ha.wait_state(e("current"), "t2: Dasha v Emil · t1: Boris v Gleb")      # in bracket order
+        ha.wait_state(e("next"), "Chen v Fedor (Friday, Round 1)")
+        # The service goes away (its last will): every entity unavailable.
+        client.publish(svc.out_topic("status"), "offline", qos=1, retain=True).wait_for_publish(5)
+        ha.wait_state(e("current"), "unavailable")
+        assert ha.ask(op="log") == []
+    finally:
+        ha.stop()
+        st.close()
+        client.loop_stop()
+        client.disconnect()

@@ -1,6 +1,7 @@
 """A match played on a running daemon (fake board on a pty, real mosquitto) is recorded live in
 SQLite, announced retained on billiards/<table>/match, equal to a rebuild from the journal, and
 shown by /history, `billiards history` and /venue."""
+import base64
 import json
 import os
 import subprocess
@@ -87,14 +88,20 @@ def test_a_match_played_live_is_recorded_announced_and_equal_to_the_rebuild(tmp_
                          5, what="the venue sees the match message")
         assert set(venue) == {"t1", "t2"}
         assert venue["t1"]["online"] and venue["t1"]["winner"] == "Anna"
-        assert venue["t1"]["play"] == "http://127.0.0.1:%d/play" % http
+        # Issue 17: never a loopback address, which no phone can follow (the broker is on this machine)
+        from host.web.access import lan_address
+        assert venue["t1"]["play"] == "http://%s:%d/play" % (lan_address(), http)
         assert venue["t1"]["last_match"] == announced
         assert not venue["t2"]["online"] and venue["t2"]["shooter"] == "Dan"
         assert venue["t2"]["play"] is None          # t2 never said where its pages are
         html = get(http, "/venue")
         assert 'data-table="t1"' in html and 'data-table="t2"' in html and "Play on your phone" in html
-        # t1's QR code comes from t1's own server, which alone holds its token
-        assert '<img src="http://127.0.0.1:%d/play/qr.svg"' % http in html
+        # t1's QR code is its play link without a token (issue 16: /venue is for everyone, the
+        # token for the players at the table, from its TV); the TV (this machine) still has its own
+        assert "/play/qr.svg" not in html
+        from host.web.play import qr_svg
+        drawn = base64.b64encode(qr_svg(venue["t1"]["play"]).encode()).decode()
+        assert '<img src="data:image/svg+xml;base64,%s"' % drawn in html
         qr = urllib.request.urlopen("http://127.0.0.1:%d/play/qr.svg" % http, timeout=5)
         assert qr.headers["Content-Type"].startswith("image/svg+xml") and b"<svg" in qr.read()
     finally:

@@ -36,8 +36,13 @@ that position.
 """
 
 import math
+import os
+import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import simulate_breaks  # noqa: E402
 
 GAIN = 10000.0  # counts per m/s of normal speed at the piezo (hardware/README.md calibration)
 
@@ -162,6 +167,16 @@ def _board(arr, rail, p, rng, debug, length):  # noqa: C901
             read_t = edge_t + p["settle_us"] + rng.uniform(0.0, p["loop_us"])
             pending = (edge_t, read_t, ball)
     return out
+
+
+def plain_view(hits, w_mm, l_mm, rng):
+    """The simpler board of simulate_breaks.py (tests/data/breaks/{eightball,nineball,straight}.jsonl):
+    no cross-talk, no peak-hold, no attenuation along the rail; log-normal strength noise, the
+    threshold and the dead time only.  A second sensor model for the same physics, so that a
+    decision is checked on a board that does not behave like the one it was fitted on."""
+    w, l = w_mm / 1000.0, l_mm / 1000.0
+    cushion = [(t / 1e6, segment(x / 1000.0, y / 1000.0, w, l)[0], vn / 1000.0, ball) for t, ball, x, y, vn in hits]
+    return [list(e) for e in simulate_breaks.sensor_view(cushion, rng)]
 
 
 def truth_legal(r, game):

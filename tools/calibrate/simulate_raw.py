@@ -36,6 +36,16 @@ from simulate_breaks import make_table, place_cue_ball, read_events, seed_break,
 MAX_EVENTS = 12000
 
 
+def safe_break_aim(pt, system, balls, table, rng):
+    """14.1's safe break: a cut of 15-50 degrees on a corner ball of the rack's back row."""
+    back = sorted((b for k, b in balls.items() if k != "cue"), key=lambda b: -b.state.rvw[0][1])[:5]
+    left = min(back, key=lambda b: b.state.rvw[0][0])
+    right = max(back, key=lambda b: b.state.rvw[0][0])
+    corner = left if rng.random() < 0.5 else right
+    cut = rng.uniform(15.0, 50.0) * (1 if corner.state.rvw[0][0] > table.w / 2 else -1)
+    return pt.aim.at_ball(system, corner.id, cut=cut)
+
+
 def simulate_one(game, seed, i, ratio, speed):
     import pooltool as pt
 
@@ -49,7 +59,10 @@ def simulate_one(game, seed, i, ratio, speed):
     apex = place_cue_ball(balls, table, rng)
     system = pt.System(table=table, balls=balls, cue=pt.Cue(cue_ball_id="cue"))
     v_target = rng.uniform(*speed)
-    phi = pt.aim.at_ball(system, apex.id) + rng.normal(0.0, 0.6)
+    if game == "straight":
+        phi = safe_break_aim(pt, system, balls, table, rng) + rng.normal(0.0, 0.6)
+    else:
+        phi = pt.aim.at_ball(system, apex.id) + rng.normal(0.0, 0.6)
     strike(system, rng, v_target / ratio, phi, (0.15, 0.5), (-0.5, 0.4), 6.0, MAX_EVENTS)
 
     v_cue, contacts, pocketed = read_events(system)
@@ -72,20 +85,22 @@ def simulate_one(game, seed, i, ratio, speed):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", choices=["eightball", "nineball"], required=True)
+    p.add_argument("--game", choices=["eightball", "nineball", "straight"], required=True)
     p.add_argument("--n", type=int, default=100)
     p.add_argument("--start", type=int, default=0, help="first break index")
     p.add_argument("--seed", type=int, default=101)
-    p.add_argument("--speed", type=float, nargs=2, default=(0.8, 12.0), metavar=("LO", "HI"))
+    p.add_argument("--speed", type=float, nargs=2, default=None, metavar=("LO", "HI"),
+                   help="cue-ball speed range, m/s (default 0.8-12; straight pool's safe break 1-5)")
     p.add_argument("--out", required=True)
     args = p.parse_args(argv)
     if os.environ.get("PYTHONHASHSEED") != "0":
         print("warning: set PYTHONHASHSEED=0 for repeatable racks", file=sys.stderr)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     ratio = stick_ratio()
+    speed = tuple(args.speed) if args.speed else ((1.0, 5.0) if args.game == "straight" else (0.8, 12.0))
     with open(args.out, "a") as f:
         for n, i in enumerate(range(args.start, args.start + args.n), 1):
-            rec = simulate_one(args.game, args.seed, i, ratio, tuple(args.speed))
+            rec = simulate_one(args.game, args.seed, i, ratio, speed)
             f.write(json.dumps(rec, separators=(",", ":")) + "\n")
             f.flush()
             if n % 50 == 0:

@@ -1,8 +1,11 @@
 """What every game module provides, with the behaviour most games share.
 
-A game module exposes: SETUP_CLAUSE, SAFETY_CLAUSE, setup, check_call,
+A game module exposes: SETUP_CLAUSE, CALL_CLAUSE, SAFETY_CLAUSE, setup, check_call,
 check_safety, check_push_out, resolve, guess, judge, choose, jump_is_foul,
 extra_state. Modules import the defaults they keep from here.
+
+check_call, check_safety and check_push_out return None when the declaration is allowed, else
+why not: a refusal (messages `refused.<code>`) as (code,) or (code, English args[, Russian args]).
 
 judge(g, shot, settings, events) mutates the game dict `g` and returns the
 verdict: {"fouls": [codes], "clauses": [IDs], "credited": [balls scored for
@@ -22,7 +25,7 @@ def check_safety(g):
 
 
 def check_push_out(g):
-    return "a push-out exists only in nine-ball"
+    return ("push_out_only_nine_ball",)
 
 
 def jump_is_foul(g, shot, ball):

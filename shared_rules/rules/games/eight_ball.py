@@ -8,6 +8,8 @@ Game-specific state in g["x"]: `dk`, the kind of pending decision
 (`illegal_break`, `break_8`, `break_8_scratch`), and `accept_bih`, where the
 cue ball goes if an illegal break is accepted.
 """
+from collections import namedtuple
+
 from shared_rules.link.names import POCKETS
 from shared_rules.rules import common
 from shared_rules.rules.events import event
@@ -15,8 +17,10 @@ from shared_rules.rules.messages import say, say_each, words
 from shared_rules.rules.games.base import (check_push_out, unknown_drops, resolve_called, needs_for,
                                            extra_state)
 from shared_rules.rules.shot import known_pocketed, pocket_of
+from shared_rules.rules.verdict import verdict, with_opponent_foul
 
 SETUP_CLAUSE = "EB.SETUP"
+CALL_CLAUSE = "EB.CALL"
 SAFETY_CLAUSE = "EB.SAFETY"
 BREAK_RAILS = 4          # EB.BREAK-LEGAL: object balls that must reach a rail
 
@@ -49,16 +53,6 @@ def cleared(g, p):
     return grp is not None and not group_left(g, grp)
 
 
-def legal_balls(g, p):
-    """Balls the shooter may pocket for a continuation: any but the 8 on an open table (EB.OPEN)."""
-    grp = g["players"][p]["group"]
-    if grp is None:
-        return [b for b in g["on_table"] if b != 8]
-    if cleared(g, p):
-        return [8]
-    return group_left(g, grp)
-
-
 def _grp_words(grp):
     return words("eb.solids" if grp == "solids" else "eb.stripes")
 
@@ -74,25 +68,26 @@ def setup(g, settings):
 def check_call(g, ball, pocket):
     """EB.CALL: a ball and a pocket for the next shot; the 8 only once the group is down."""
     if g["phase"] == "break":
-        return "the break is not a called shot (EB.BREAK-CONTINUE)"
+        return ("eb.break_not_called",)
     p = g["shooter"]
     if ball is None:
         return None
     if ball == 8:
         if not cleared(g, p):
-            return "the 8 may be called only when your group is cleared"
+            return ("eb.eight_too_early",)
         return None
     grp = g["players"][p]["group"]
     if grp is not None and group_of(ball) != grp:
         if cleared(g, p):
-            return "your group is cleared: call the 8"
-        return "ball {} is not in your group ({})".format(ball, _grp_words(grp)[0])
+            return ("eb.call_the_eight",)
+        en, ru = _grp_words(grp)
+        return ("eb.not_your_group", (ball, en), (ball, ru))
     return None
 
 
 def check_safety(g):
     if g["phase"] == "break":
-        return "the break is not a called shot; there is no safety on the break"
+        return ("eb.no_safety_on_break",)
     return None
 
 
@@ -208,52 +203,59 @@ def _offer(g, player, options, clauses, events, key, *args):
 
 # ------------------------------------------------------------------ judging
 def judge(g, shot, settings, events):
+    """Read the shot, decide its verdict, apply it to `g`; the verdict (verdict.py)."""
     g["x"]["dk"] = None
     if shot["break"]:
-        return _judge_break(g, shot, settings, events)
-    return _judge_play(g, shot, settings, events)
+        f = read_break(shot, settings)
+        own = decide_break(f)
+        apply_break(g, f, own, events)
+        # GEN.OPPONENT: the 8 the opponent stopped is judged as the breaker's own break; his foul besides.
+        return with_opponent_foul(own) if f.stopped_eight else own
+    f = read_play(g, shot)
+    v = decide_play(f)
+    apply_play(g, f, v, events)
+    return v
 
 
 def _stopped_eight(shot):
     """GEN.OPPONENT: the opponent stopped the 8 on its way to a pocket (`foul interference` with
-    ball 8): it counts as pocketed there."""
-    return ("interference" in shot["fouls"] and shot.get("stopped") == 8 and 8 not in shot["spotted"])
+    ball 8): «шар считается сыгранным», it counts as pocketed there."""
+    return "interference" in shot["fouls"] and shot.get("stopped") == 8 and 8 not in shot["spotted"]
 
 
-def _verdict(fouls, clauses, credited, legal_break=None):
-    v = {"fouls": fouls, "clauses": clauses, "credited": credited}
-    if legal_break is not None:
-        v["legal_break"] = legal_break
-    return v
+def _shot_balls(shot):
+    """(object balls pocketed and not spotted, object balls off the table and not pocketed)."""
+    balls = tuple(b for b in known_pocketed(shot) if b not in shot["spotted"])
+    return balls, tuple(b for b in shot["jumped"] if b != 0 and b not in balls)
 
 
 # ------------------------------------------------------------------ the break
-class BreakFacts:
-    """What the judge reads of a break, taken once before the table changes."""
-    __slots__ = ("p", "o", "spotted", "balls", "jumped", "scratch", "cue_jumped", "hand_illegal", "fouls",
-                 "legal", "interference")
-
-    def __init__(self, g, shot, settings):
-        self.p = shot["shooter"]
-        self.o = common.other(self.p)
-        self.spotted = shot["spotted"]
-        self.balls = [b for b in known_pocketed(shot) if b not in self.spotted]
-        self.jumped = [b for b in shot["jumped"] if b != 0 and b not in self.balls]
-        self.cue_jumped = 0 in shot["jumped"]
-        self.scratch = shot["cue_pocketed"] or self.cue_jumped
-        # A referee's `illegal_break` overrides the rail estimate: an illegal break, not a foul.
-        self.hand_illegal = "illegal_break" in shot["fouls"]
-        # An object ball off the table is EB.BREAK-JUMP's own violation, not a foul; the cue ball
-        # off the table is a foul like a scratch (EB.FOULS 7, GEN.JUMPED-CUE).
-        self.fouls = [c for c in common.sensor_fouls(shot, False)
-                      if c != "illegal_break" and (c != "jumped_ball" or 0 in shot["jumped"])]
-        self.legal = is_legal_break(self, shot, settings)
-        self.interference = "interference" in shot["fouls"]
+BreakFacts = namedtuple("BreakFacts", ("p", "o", "spotted", "balls", "jumped", "scratch", "cue_jumped",
+                                       "hand_illegal", "fouls", "legal", "interference", "stopped_eight"))
 
 
-def is_legal_break(f, shot, settings):
+def read_break(shot, settings):
+    """What the judge reads of a break. A referee's `illegal_break` overrides the rail estimate
+    (an illegal break, not a foul); an object ball off the table is EB.BREAK-JUMP's own violation,
+    not a foul, while the cue ball off the table is a foul like a scratch (EB.FOULS 7,
+    GEN.JUMPED-CUE). With the 8 stopped by the opponent the breaker's own shot is what is read."""
+    p = shot["shooter"]
+    balls, jumped = _shot_balls(shot)
+    hand_illegal = "illegal_break" in shot["fouls"]
+    stopped = _stopped_eight(shot)
+    return BreakFacts(
+        p=p, o=common.other(p), spotted=tuple(shot["spotted"]), balls=balls, jumped=jumped,
+        scratch=shot["cue_pocketed"] or 0 in shot["jumped"], cue_jumped=0 in shot["jumped"],
+        hand_illegal=hand_illegal,
+        fouls=tuple(c for c in common.sensor_fouls(shot, False)
+                    if c != "illegal_break" and (c != "jumped_ball" or 0 in shot["jumped"])),
+        legal=is_legal_break(hand_illegal, balls, shot, settings),
+        interference="interference" in shot["fouls"] and not stopped, stopped_eight=stopped)
+
+
+def is_legal_break(hand_illegal, balls, shot, settings):
     """EB.BREAK-LEGAL: an object ball pocketed, or at least four object balls at a rail."""
-    return not f.hand_illegal and (bool(f.balls) or break_reached_rails(shot, settings))
+    return not hand_illegal and (bool(balls) or break_reached_rails(shot, settings))
 
 
 def eight_returns_on_break(f):
@@ -279,38 +281,65 @@ def break_outcome(f):
     return "EB.BREAK-LEGAL"
 
 
-def _judge_break(g, shot, settings, events):
-    if _stopped_eight(shot):
-        # GEN.OPPONENT: "шар считается сыгранным": the 8 the opponent stopped counts as pocketed on the
-        # break (EB.BREAK-8, EB.BREAK-8-SCRATCH); the opponent's foul is recorded besides.
-        common.record_foul(g, common.other(shot["shooter"]), ["interference"], ["GEN.OPPONENT"], events)
-        own = dict(shot)
-        own["fouls"] = [c for c in shot["fouls"] if c != "interference"]
-        v = _judge_break_shot(g, own, settings, events)
-        v["fouls"] = ["interference"] + v["fouls"]
-        v["clauses"] = common.add_new(list(v["clauses"]), ["GEN.OPPONENT"])
-        return v
-    return _judge_break_shot(g, shot, settings, events)
+def break_fouls(f):
+    """The breaker's fouls: the sensors' and the referee's, a jumped object ball among them."""
+    return common.add_new(list(f.fouls), ["jumped_ball"] if f.jumped else [])
 
 
-def _judge_break_shot(g, shot, settings, events):
-    f = BreakFacts(g, shot, settings)
+def break_foul_terms(f):
+    """EB.BREAK-SCRATCH (or another foul on the break): (fouls, clauses); an illegal break besides
+    is one of them (EB.BREAK-ILLEGAL)."""
+    fouls = break_fouls(f)
+    clauses = ["EB.BREAK-SCRATCH"] if f.scratch else ["EB.FOULS", "EB.FOUL-BIH"]
+    if f.cue_jumped:
+        clauses += ["EB.FOULS", "GEN.JUMPED-CUE"]
+    if not f.legal:
+        fouls = common.add_new(fouls, ["illegal_break"])
+        clauses.append("EB.BREAK-ILLEGAL")
+    return fouls, clauses
+
+
+def decide_break(f):
+    """The break's verdict, from its facts alone."""
+    outcome = break_outcome(f)
+    if outcome == "EB.FOUL-BIH":
+        return verdict(outcome, ["interference"], ["GEN.OPPONENT", "EB.OPEN"], [b for b in f.balls if b != 8],
+                       f.legal)
+    if outcome == "EB.BREAK-8-SCRATCH":
+        return verdict(outcome, break_fouls(f), [outcome])
+    if outcome == "EB.BREAK-SCRATCH":
+        fouls, clauses = break_foul_terms(f)
+        return verdict(outcome, fouls, common.add_new(clauses, ["EB.OPEN"]), (), f.legal)
+    if outcome == "EB.BREAK-JUMP":
+        return verdict(outcome, ["jumped_ball"], [outcome, "EB.OPEN"], (), f.legal)
+    if outcome == "EB.BREAK-8":
+        return verdict(outcome, (), [outcome], [b for b in f.balls if b != 8], True)
+    if outcome == "EB.BREAK-ILLEGAL":
+        return verdict(outcome, ["illegal_break"], [outcome])
+    clauses = ["EB.BREAK-LEGAL", "EB.OPEN"] + (["EB.BREAK-CONTINUE", "EB.BREAK-NO-GROUP"] if f.balls else [])
+    return verdict(outcome, (), clauses, f.balls, True)
+
+
+def apply_break(g, f, v, events):
+    """The table after the break: what dropped stays down and the table is open (EB.BREAK-NO-GROUP);
+    EB.BREAK-JUMP: jumped balls go into the pockets, the 8 back to the table."""
+    if f.stopped_eight:
+        common.record_foul(g, f.o, ["interference"], ["GEN.OPPONENT"], events)
     g["phase"] = "play"
     g["table_open"] = True
     common.take_down(g, f.balls)
     common.announce_pocketed(g, f.p, f.balls, ["EB.BREAK-NO-GROUP"], events)
     if f.spotted:
         _respot(g, f.spotted, ["GEN.POCKETED"], events)
-    # EB.BREAK-JUMP: jumped balls go into the pockets, the 8 back to the table.
     common.take_down(g, f.jumped)
-    outcome = break_outcome(f)
-    if outcome == "EB.FOUL-BIH":
-        return _break_interference(g, f, events)
+    if v.outcome == "EB.FOUL-BIH":
+        _break_interference(g, f, events)
+        return
     if eight_returns_on_break(f):
         _respot(g, [8], ["EB.BREAK-JUMP" if f.jumped else "EB.BREAK-ILLEGAL", "EB.STAY-DOWN"], events)
     if 8 in f.jumped:
         _respot(g, [8], ["EB.BREAK-JUMP"], events)
-    return _BREAK_STEPS[outcome](g, f, events)
+    _BREAK_STEPS[v.outcome](g, f, v, events)
 
 
 def _break_interference(g, f, events):
@@ -320,76 +349,56 @@ def _break_interference(g, f, events):
         _respot(g, [8], ["GEN.OPPONENT", "EB.STAY-DOWN"], events)
     common.record_foul(g, f.o, ["interference"], ["GEN.OPPONENT"], events)
     common.give_ball_in_hand(g, f.p, "table", ["GEN.OPPONENT", "EB.FOUL-BIH"], events)
-    return _verdict(["interference"], ["GEN.OPPONENT", "EB.OPEN"], [b for b in f.balls if b != 8], f.legal)
 
 
-def _break_eight_and_foul(g, f, events):
+def _break_eight_and_foul(g, f, v, events):
     """EB.BREAK-8-SCRATCH: a violation; the opponent re-breaks or spots the 8 and plays from the kitchen."""
-    fouls = common.add_new(list(f.fouls), ["jumped_ball"] if f.jumped else [])
-    clauses = ["EB.BREAK-8-SCRATCH"]
-    common.record_foul(g, f.p, fouls, common.add_new(list(clauses), common.foul_clauses(fouls)), events)
+    common.record_foul(g, f.p, v.fouls, common.add_new(list(v.clauses), common.foul_clauses(v.fouls)), events)
     common.pass_turn(g, events, ("EB.BREAK-8-SCRATCH", "GEN.TURN"))
     g["x"]["dk"] = DK_BREAK_8_SCRATCH
-    _offer(g, f.o, ["rerack", "spot_eight"], clauses, events, "eb.offer_break_8_scratch", common.name(g, f.o))
-    return _verdict(fouls, clauses, [], False)
+    _offer(g, f.o, ["rerack", "spot_eight"], v.clauses, events, "eb.offer_break_8_scratch", common.name(g, f.o))
 
 
-def _break_foul(g, f, events):
+def _break_foul(g, f, v, events):
     """EB.BREAK-SCRATCH (or another foul on the break): balls stay down, the table is open; the
     opponent has the cue ball in hand (from the kitchen after a scratch). An illegal break besides
     gives the opponent the EB.BREAK-ILLEGAL choice."""
-    fouls = common.add_new(list(f.fouls), ["jumped_ball"] if f.jumped else [])
+    fouls, clauses = break_foul_terms(f)
+    common.record_foul(g, f.p, fouls, common.add_new(clauses, common.foul_clauses(fouls)), events)
     where = "kitchen" if f.scratch else "table"
-    clauses = ["EB.BREAK-SCRATCH"] if f.scratch else ["EB.FOULS", "EB.FOUL-BIH"]
-    if f.cue_jumped:
-        clauses += ["EB.FOULS", "GEN.JUMPED-CUE"]
-    if not f.legal:
-        fouls = common.add_new(fouls, ["illegal_break"])
-        clauses.append("EB.BREAK-ILLEGAL")
-    common.record_foul(g, f.p, fouls, common.add_new(list(clauses), common.foul_clauses(fouls)), events)
-    clauses = common.add_new(clauses, ["EB.OPEN"])
     if not f.legal:
         common.pass_turn(g, events, ("EB.BREAK-ILLEGAL", "GEN.TURN"))
         _offer_illegal(g, f.o, where, events)
-        return _verdict(fouls, clauses, [], False)
-    common.give_ball_in_hand(g, f.o, where, clauses, events)
-    return _verdict(fouls, clauses, [], f.legal)
+    else:
+        common.give_ball_in_hand(g, f.o, where, v.clauses, events)
 
 
-def _break_jump(g, f, events):
+def _break_jump(g, f, v, events):
     """EB.BREAK-JUMP: the opponent plays the position as it lies or from the kitchen."""
     common.record_foul(g, f.p, ["jumped_ball"], ["EB.BREAK-JUMP", "GEN.JUMPED"], events)
     common.pass_turn(g, events, ("EB.BREAK-JUMP", "GEN.TURN"))
     g["ball_in_hand"] = "kitchen"
     common.tell(events, "ball_in_hand", f.o, ["EB.BREAK-JUMP"], "eb.break_jump_bih", common.name(g, f.o),
-          extra={"where": "kitchen"})
-    return _verdict(["jumped_ball"], ["EB.BREAK-JUMP", "EB.OPEN"], [], f.legal)
+                extra={"where": "kitchen"})
 
 
-def _break_eight(g, f, events):
+def _break_eight(g, f, v, events):
     """EB.BREAK-8: the breaker re-breaks or spots the 8 and plays on from where the cue ball lies."""
-    clauses = ["EB.BREAK-8"]
     g["x"]["dk"] = DK_BREAK_8
-    _offer(g, f.p, ["rebreak", "spot_eight"], clauses, events, "eb.offer_break_8", common.name(g, f.p))
-    return _verdict([], clauses, [b for b in f.balls if b != 8], True)
+    _offer(g, f.p, ["rebreak", "spot_eight"], v.clauses, events, "eb.offer_break_8", common.name(g, f.p))
 
 
-def _break_illegal(g, f, events):
+def _break_illegal(g, f, v, events):
     """EB.BREAK-ILLEGAL: nothing pocketed and fewer than four balls at a rail."""
     common.record_foul(g, f.p, ["illegal_break"], ["EB.BREAK-ILLEGAL", "EB.BREAK-LEGAL"], events)
     common.pass_turn(g, events, ("EB.BREAK-ILLEGAL", "GEN.TURN"))
     _offer_illegal(g, f.o, None, events)
-    return _verdict(["illegal_break"], ["EB.BREAK-ILLEGAL"], [], False)
 
 
-def _break_legal(g, f, events):
+def _break_legal(g, f, v, events):
     """EB.BREAK-CONTINUE / EB.BREAK-NO-GROUP: a ball down lets the breaker shoot again, the table open."""
-    clauses = ["EB.BREAK-LEGAL", "EB.OPEN"]
-    if f.balls:
-        clauses += ["EB.BREAK-CONTINUE", "EB.BREAK-NO-GROUP"]
-    else:
+    if not f.balls:
         common.pass_turn(g, events, ("GEN.TURN",))
-    return _verdict([], clauses, f.balls, True)
 
 
 _BREAK_STEPS = {"EB.BREAK-8-SCRATCH": _break_eight_and_foul, "EB.BREAK-SCRATCH": _break_foul,
@@ -406,28 +415,36 @@ def _offer_illegal(g, o, where, events):
 
 
 # ------------------------------------------------------------------ a shot after the break
-class PlayFacts:
-    """What the judge reads of a shot after the break, taken once before the table changes."""
-    __slots__ = ("p", "o", "grp", "was_open", "on_8", "spotted", "balls", "jumped", "interference",
-                 "own_fouls", "fouls", "eight_first", "remaining")
+PlayFacts = namedtuple("PlayFacts", ("p", "o", "group", "was_open", "on_8", "spotted", "pocketed", "balls",
+                                     "jumped", "jumped_all", "interference", "stopped_eight", "own_fouls",
+                                     "fouls", "eight_first", "remaining", "made", "safety", "called",
+                                     "eight_pocket", "simultaneous"))
 
-    def __init__(self, g, shot):
-        self.p = shot["shooter"]
-        self.o = common.other(self.p)
-        self.grp = g["players"][self.p]["group"]
-        self.was_open = self.grp is None
-        self.on_8 = cleared(g, self.p)               # the 8 is the shooter's legal ball (EB.CONTINUE)
-        self.spotted = shot["spotted"]
-        self.balls = [b for b in known_pocketed(shot) if b not in self.spotted]
-        self.jumped = [b for b in shot["jumped"] if b != 0 and b not in self.balls]
-        self.interference = "interference" in shot["fouls"]
-        codes = common.sensor_fouls(shot, True)
-        # EB.OPEN-8-FIRST: on an open table the only wrong first ball is the 8: the inning ends, no foul.
-        self.eight_first = self.was_open and "wrong_first_contact" in codes and not self.interference
-        self.own_fouls = [c for c in codes if not (self.was_open and c == "wrong_first_contact")]
-        # GEN.OPPONENT: the opponent's foul spoils the shot; the shooter's own are not judged then.
-        self.fouls = [] if self.interference else self.own_fouls
-        self.remaining = group_left(g, self.grp) if self.grp is not None else []
+
+def read_play(g, shot):
+    """What the judge reads of a shot after the break. `pocketed` is what dropped; `balls` what
+    stays down (an 8 that dropped while the opponent interfered goes back: GEN.OPPONENT).
+    EB.OPEN-8-FIRST: on an open table the only wrong first ball is the 8, no foul; GEN.OPPONENT:
+    the opponent's foul spoils the shot, the shooter's own are not judged then."""
+    p = shot["shooter"]
+    group = g["players"][p]["group"]
+    was_open = group is None
+    pocketed, jumped = _shot_balls(shot)
+    interference = "interference" in shot["fouls"]
+    stopped = _stopped_eight(shot)
+    balls = tuple(b for b in pocketed if b != 8) if interference and not stopped else pocketed
+    codes = common.sensor_fouls(shot, True)
+    own_fouls = tuple(c for c in codes if not (was_open and c == "wrong_first_contact"))
+    return PlayFacts(
+        p=p, o=common.other(p), group=group, was_open=was_open, on_8=cleared(g, p),
+        spotted=tuple(shot["spotted"]), pocketed=pocketed, balls=balls, jumped=jumped,
+        jumped_all=tuple(shot["jumped"]), interference=interference, stopped_eight=stopped,
+        own_fouls=own_fouls, fouls=() if interference else own_fouls,
+        eight_first=was_open and "wrong_first_contact" in codes and not interference,
+        remaining=tuple(group_left(g, group)) if group is not None else (),
+        made=tuple(made_balls(shot, balls, was_open, group)), safety=shot["safety"], called=shot["called"],
+        eight_pocket=pocket_of(shot, 8),
+        simultaneous=bool((shot.get("camera") or {}).get("simultaneous")))
 
 
 def eight_off_table(f):
@@ -435,13 +452,13 @@ def eight_off_table(f):
     return 8 in f.jumped and not f.interference
 
 
-def eight_dropped_on_interference(f, shot):
+def eight_dropped_on_interference(f):
     """GEN.OPPONENT: the 8 dropped by itself while the opponent touched another ball: the position
     is restored and the 8 goes back."""
-    return 8 in f.balls and f.interference and not _stopped_eight(shot)
+    return 8 in f.pocketed and f.interference and not f.stopped_eight
 
 
-def eight_loss(f, shot, fouls):
+def eight_loss(f, fouls):
     """EB.LOSS for an 8 that is down: (LOSS_*, message key, args), or None when it wins (EB.CONTINUE)."""
     if fouls:
         return LOSS_8_ON_FOUL, "eb.loss_on_foul"
@@ -449,160 +466,204 @@ def eight_loss(f, shot, fouls):
         if f.remaining and not [b for b in f.remaining if b not in f.balls]:
             return LOSS_8_WITH_LAST, "eb.loss_with_last"
         return LOSS_8_EARLY, "eb.loss_early"
-    if shot["safety"]:
+    if f.safety:
         return LOSS_8_WRONG_POCKET, "eb.loss_on_safety"
-    c = shot["called"]
-    where = POCKETS[pocket_of(shot, 8)] if pocket_of(shot, 8) is not None else None
+    c = f.called
+    where = POCKETS[f.eight_pocket] if f.eight_pocket is not None else None
     if c and ((c.get("ball") is not None and c["ball"] != 8) or
               (c.get("pocket") is not None and c["pocket"] != where)):
         return LOSS_8_WRONG_POCKET, "eb.loss_wrong_pocket", where
     return None
 
 
-def is_turn_over(f, made):
+def eight_down_fouls(f):
+    """The shooter's own fouls on a shot that put the 8 down (the 8 the opponent stopped is judged
+    with them)."""
+    return f.own_fouls if f.interference else f.fouls
+
+
+def is_turn_over(f):
     """GEN.TURN: the inning ends unless a legal ball was made (EB.CONTINUE) or the opponent fouled."""
-    return not made and not f.interference
+    return not f.made and not f.interference
 
 
-def _judge_play(g, shot, settings, events):
-    f = PlayFacts(g, shot)
-    common.take_down(g, f.balls)
-    if f.balls:
-        common.announce_pocketed(g, f.p, f.balls, ["GEN.POCKETED"], events)
+def new_group(f):
+    """EB.CLOSE: the balls made on an open table give their group if they are all of one; None
+    when they are of both (the table stays open)."""
+    groups = []
+    for b in f.made:
+        common.add_new(groups, [group_of(b)])
+    return groups[0] if len(groups) == 1 else None
+
+
+def play_outcome(f):
+    """Which rule judges the shot, in order: the 8 off the table, the 8 down, a foul, the 8 first
+    on an open table, or a legal shot."""
+    if eight_off_table(f):
+        return "eight_off_table"
+    if 8 in f.balls:
+        return "eight_down"
+    if f.fouls:
+        return "foul"
+    if f.eight_first:
+        return "open_eight_first"
+    return "legal"
+
+
+def decide_play(f):
+    """A shot's verdict after the break, from its facts alone."""
+    outcome = play_outcome(f)
+    if outcome == "eight_off_table":
+        return verdict(outcome, f.fouls, _lose_clauses(["GEN.JUMPED"]))
+    if outcome == "eight_down":
+        fouls = eight_down_fouls(f)
+        opp = ["GEN.OPPONENT"] if f.interference else []
+        if eight_loss(f, fouls) is None:
+            return verdict(outcome, ["interference"] if f.interference else [], ["EB.CONTINUE", "EB.GROUPS"] + opp,
+                           [8])
+        return verdict(outcome, (["interference"] if f.interference else []) + list(fouls), _lose_clauses(opp))
+    if outcome == "foul":
+        clauses = common.add_new(_foul_clauses(f.fouls, f.was_open, f.on_8, f.balls, f.jumped_all), ["EB.FOUL-BIH"])
+        return verdict(outcome, f.fouls, common.add_new(clauses, _stay_down(f)))
+    if outcome == "open_eight_first":
+        return verdict(outcome, (), ["EB.OPEN-8-FIRST", "EB.OPEN"] + (["EB.OPEN-STAY"] if f.balls else []))
+    return _decide_legal(f)
+
+
+def _decide_legal(f):
+    """A shot with no foul of the shooter's.
+
+    No `wrong_first_contact` entered: the first contact was legal. A hit on own and opponent
+    ball too close to tell apart goes the shooter's way (EB.SIMULTANEOUS), and a combination
+    off own ball through the 8 is allowed (EB.8-COMBO), so both simply play on. The camera names
+    the clause when it saw own and opponent ball hit too close together (rules/camera.simultaneous).
+    """
+    clauses = ["EB.SIMULTANEOUS"] if f.simultaneous else []
+    group = f.group
+    if f.was_open and f.made:
+        group = new_group(f)
+        clauses.append("EB.CLOSE" if group is not None else "EB.OPEN")
+    if group is not None:
+        credited = [b for b in f.balls if group_of(b) == group] if f.made else []
+    else:
+        credited = f.made
+    if f.interference:
+        return verdict("legal", ["interference"], common.add_new(clauses, ["GEN.OPPONENT"]), credited)
+    if not is_turn_over(f):
+        clauses = common.add_new(clauses, ["EB.CONTINUE"])
+        if [b for b in f.balls if b not in f.made]:
+            clauses.append("EB.EXTRA")
+            if not f.was_open and [b for b in f.balls if group_of(b) == other_group(group)]:
+                clauses = common.add_new(clauses, ["EB.SIMULTANEOUS"])   # own and opponent ball hit: the doubt is the shooter's
+        if f.called is None:
+            clauses += ["EB.CALL", "EB.SAFETY"]    # an obvious ball made without a safety: shoot again
+        return verdict("legal", (), clauses, credited)
+    if f.safety:
+        clauses.append("EB.SAFETY")
+    return verdict("legal", (), common.add_new(clauses, _stay_down(f)) if f.balls else clauses, credited)
+
+
+def _stay_down(f):
+    """EB.STAY-DOWN (EB.OPEN-STAY on an open table): balls pocketed on a shot that ends the inning."""
+    if not f.balls:
+        return []
+    return ["EB.STAY-DOWN"] + (["EB.OPEN-STAY"] if f.was_open else [])
+
+
+def _lose_clauses(clauses):
+    return common.add_new(["EB.LOSS"], clauses)
+
+
+def apply_play(g, f, v, events):
+    """The table after the shot: every pocketed object ball stays down (EB.STAY-DOWN), jumped ones
+    go on the foot spot (EB.JUMP), then the verdict's own step."""
+    common.take_down(g, f.pocketed)
+    if f.pocketed:
+        common.announce_pocketed(g, f.p, f.pocketed, ["GEN.POCKETED"], events)
     if f.spotted:
         _respot(g, f.spotted, ["GEN.POCKETED"], events)
-    if eight_off_table(f):
-        return _eight_off_table(g, f, shot, events)
-    if eight_dropped_on_interference(f, shot):
+    if v.outcome == "eight_off_table":
+        _eight_off_table(g, f, events)
+        return
+    if eight_dropped_on_interference(f):
         _respot(g, [8], ["EB.STAY-DOWN", "GEN.OPPONENT"], events)
-        f.balls = [b for b in f.balls if b != 8]
-    if 8 in f.balls:
-        return _eight_down(g, f, shot, events)
+    if v.outcome == "eight_down":
+        _eight_down(g, f, events)
+        return
     if f.jumped:
         # EB.JUMP: jumped object balls go on the foot spot (or down the long string behind it).
         _respot(g, f.jumped, ["EB.JUMP", "GEN.JUMPED-OBJECT"], events, "foot spot (or the long string behind it)")
     g["phase"] = "play"
-    if f.fouls:
-        return _play_foul(g, f, shot, events)
-    if f.eight_first:
-        return _open_eight_first(g, f, events)
-    return _play_legal(g, f, shot, events)
+    _PLAY_STEPS[v.outcome](g, f, events)
 
 
-def _eight_off_table(g, f, shot, events):
+def _eight_off_table(g, f, events):
     """EB.LOSS 3: the 8 off the table loses, whatever else happened."""
     if f.fouls:
-        common.record_foul(g, f.p, f.fouls, _foul_clauses(g, f.fouls, f.was_open, False, f.balls, shot["jumped"]),
+        common.record_foul(g, f.p, f.fouls, _foul_clauses(f.fouls, f.was_open, False, f.pocketed, f.jumped_all),
                            events)
     common.take_down(g, [8])      # it is on the floor, not on the table
-    clauses = _lose(g, f.p, LOSS_8_OFF_TABLE, ["GEN.JUMPED"], events, "eb.loss_jumped")
-    return _verdict(f.fouls, clauses, [])
+    _lose(g, f.p, LOSS_8_OFF_TABLE, ["GEN.JUMPED"], events, "eb.loss_jumped")
 
 
-def _eight_down(g, f, shot, events):
+def _eight_down(g, f, events):
     """The 8 is down: the win (EB.CONTINUE) or one of EB.LOSS 1, 2, 4, 5.
 
     GEN.OPPONENT: «Если соперник намеренно препятствует движению шара по направлению к лузе,
     шар считается сыгранным»: an 8 the opponent stopped is judged as if it dropped in the pocket
     it was heading to, with the shooter's own fouls; the opponent's foul is recorded besides.
     """
-    fouls = f.fouls
-    opp = []
+    fouls = eight_down_fouls(f)
+    opp = ["GEN.OPPONENT"] if f.interference else []
     if f.interference:
         common.record_foul(g, f.o, ["interference"], ["GEN.OPPONENT"], events)
-        fouls = f.own_fouls
-        opp = ["GEN.OPPONENT"]
     if fouls:
-        common.record_foul(g, f.p, fouls, _foul_clauses(g, fouls, f.was_open, False, f.balls, shot["jumped"]),
-                           events)
-    why = eight_loss(f, shot, fouls)
+        common.record_foul(g, f.p, fouls, _foul_clauses(fouls, f.was_open, False, f.balls, f.jumped_all), events)
+    why = eight_loss(f, fouls)
     if why is None:
         common.game_over(g, f.p, ["EB.CONTINUE", "EB.GROUPS", "EB.CALL"] + opp, events, *say("eb.win"))
-        return _verdict(["interference"] if f.interference else [], ["EB.CONTINUE", "EB.GROUPS"] + opp, [8])
-    clauses = _lose(g, f.p, why[0], opp, events, why[1], *why[2:])
-    return _verdict((["interference"] if f.interference else []) + fouls, clauses, [])
+    else:
+        _lose(g, f.p, why[0], opp, events, why[1], *why[2:])
 
 
-def _play_foul(g, f, shot, events):
+def _play_foul(g, f, events):
     """EB.FOULS, EB.FOUL-BIH: the opponent has the cue ball in hand anywhere; balls stay down."""
-    cl = _foul_clauses(g, f.fouls, f.was_open, f.on_8, f.balls, shot["jumped"])
-    common.record_foul(g, f.p, f.fouls, cl, events)
+    common.record_foul(g, f.p, f.fouls, _foul_clauses(f.fouls, f.was_open, f.on_8, f.balls, f.jumped_all), events)
     common.give_ball_in_hand(g, f.o, "table", ["EB.FOUL-BIH"], events)
-    clauses = common.add_new(cl, ["EB.FOUL-BIH"])
-    if f.balls:
-        clauses = common.add_new(clauses, ["EB.STAY-DOWN"] + (["EB.OPEN-STAY"] if f.was_open else []))
-    return _verdict(f.fouls, clauses, [])
 
 
 def _open_eight_first(g, f, events):
     """EB.OPEN-8-FIRST: the 8 hit first on an open table: no group, the inning ends, no foul."""
-    clauses = ["EB.OPEN-8-FIRST", "EB.OPEN"] + (["EB.OPEN-STAY"] if f.balls else [])
     common.pass_turn(g, events, ("EB.OPEN-8-FIRST", "GEN.TURN"))
-    return _verdict([], clauses, [])
 
 
-def _play_legal(g, f, shot, events):
-    """A shot with no foul of the shooter's.
-
-    No `wrong_first_contact` entered: the first contact was legal. A hit on own and opponent
-    ball too close to tell apart goes the shooter's way (EB.SIMULTANEOUS), and a combination
-    off own ball through the 8 is allowed (EB.8-COMBO), so both simply play on.
-    """
-    clauses = []
-    grp = f.grp
-    made = _made(g, shot, f.balls, f.p, f.was_open, grp)
-    if f.was_open and made:
-        grp = _choose_group(g, f, made, clauses, events)
-    if grp is not None:
-        credited = [b for b in f.balls if group_of(b) == grp] if made else []
-    else:
-        credited = list(made)
+def _play_legal(g, f, events):
+    """A legal shot: the group closes (EB.CLOSE), the opponent's foul gives the cue ball in hand
+    (GEN.OPPONENT), a legal ball made plays on (EB.CONTINUE), else the turn passes."""
+    if f.was_open and f.made:
+        group = new_group(f)
+        if group is not None:
+            _close(g, f.p, group, events)
+        else:
+            common.warn(g, f.p, ["EB.OPEN", "EB.CALL"], *say("eb.both_groups"), events=events)
     if f.interference:
-        # GEN.OPPONENT: the opponent is penalised; the shooter plays on with the cue ball in hand.
         common.record_foul(g, f.o, ["interference"], ["GEN.OPPONENT"], events)
         common.give_ball_in_hand(g, f.p, "table", ["GEN.OPPONENT", "EB.FOUL-BIH"], events)
-        return _verdict(["interference"], common.add_new(clauses, ["GEN.OPPONENT"]), credited)
-    if not is_turn_over(f, made):
-        clauses = common.add_new(clauses, ["EB.CONTINUE"])
-        if [b for b in f.balls if b not in made]:
-            clauses.append("EB.EXTRA")
-            if not f.was_open and [b for b in f.balls if group_of(b) == other_group(grp)]:
-                clauses.append("EB.SIMULTANEOUS")   # own and opponent ball hit: the doubt is the shooter's
-        if shot["called"] is None:
-            clauses += ["EB.CALL", "EB.SAFETY"]    # an obvious ball made without a safety: shoot again
-        return _verdict([], clauses, credited)
-    turn = ("GEN.TURN",)
-    if shot["safety"]:
-        clauses.append("EB.SAFETY")
-        turn = ("EB.SAFETY", "GEN.TURN")
-    if f.balls:
-        clauses = common.add_new(clauses, ["EB.STAY-DOWN"] + (["EB.OPEN-STAY"] if f.was_open else []))
-    common.pass_turn(g, events, turn)
-    return _verdict([], clauses, credited)
+    elif is_turn_over(f):
+        common.pass_turn(g, events, ("EB.SAFETY", "GEN.TURN") if f.safety else ("GEN.TURN",))
 
 
-def _choose_group(g, f, made, clauses, events):
-    """EB.CLOSE: the balls made on an open table give their group, if they are all of one."""
-    groups = []
-    for b in made:
-        common.add_new(groups, [group_of(b)])
-    if len(groups) == 1:
-        _close(g, f.p, groups[0], events)
-        clauses.append("EB.CLOSE")
-        return groups[0]
-    common.warn(g, f.p, ["EB.OPEN", "EB.CALL"], *say("eb.both_groups"), events=events)
-    clauses.append("EB.OPEN")
-    return None
+_PLAY_STEPS = {"foul": _play_foul, "open_eight_first": _open_eight_first, "legal": _play_legal}
 
 
-def _made(g, shot, balls, p, was_open, grp):
+def made_balls(shot, balls, was_open, group):
     """The balls that count for a continuation: legal balls as called (or obvious, EB.CALL)."""
     if shot["safety"]:
         return []
     if was_open:
         legal = [b for b in balls if b != 8]
     else:
-        legal = [b for b in balls if group_of(b) == grp]
+        legal = [b for b in balls if group_of(b) == group]
     c = shot["called"]
     if not c:
         return legal
@@ -630,7 +691,7 @@ def _close(g, p, grp, events):
     events.append(event("group", p, ["EB.CLOSE", "EB.GROUPS"], en, ru, {"group": grp}))
 
 
-def _foul_clauses(g, codes, was_open, on_8, balls, jumped=()):
+def _foul_clauses(codes, was_open, on_8, balls, jumped=()):
     cl = common.add_new(["EB.FOULS"], common.foul_clauses(codes))
     if "no_rail" in codes or "no_contact" in codes or "wrong_first_contact" in codes:
         cl.append("EB.LEGAL-SHOT")
@@ -641,7 +702,7 @@ def _foul_clauses(g, codes, was_open, on_8, balls, jumped=()):
     if "jumped_ball" in codes:
         # EB.JUMP is the object balls' rule; the cue ball off the table is GEN.JUMPED-CUE.
         common.add_new(cl, (["EB.JUMP"] if [b for b in jumped if b != 0] else []) +
-             (["GEN.JUMPED-CUE"] if 0 in jumped else []))
+                       (["GEN.JUMPED-CUE"] if 0 in jumped else []))
     if "kitchen" in codes:
         common.add_new(cl, ["EB.KITCHEN", "GEN.KITCHEN-ONLY-OUT"])
     if on_8:

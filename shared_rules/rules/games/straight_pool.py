@@ -6,13 +6,17 @@ Ball numbers only help calling (SP.SETUP), so identities are inferred wherever t
 not depend on them; `identify` is asked for only when it decides whether the called ball went
 into the called pocket (SP.WRONG-POCKET).
 """
+from collections import namedtuple
+
 from shared_rules.link.names import POCKETS
 from shared_rules.rules import common
 from shared_rules.rules.events import event
 from shared_rules.rules.messages import say
 from shared_rules.rules.games.base import check_push_out  # noqa: F401  (no push-out in 14.1)
+from shared_rules.rules.verdict import verdict
 
 SETUP_CLAUSE = "SP.SETUP"
+CALL_CLAUSE = "SP.CALL"
 SAFETY_CLAUSE = "SP.SAFETY"
 
 BREAK_PENALTY = 2        # SP.BREAK: "штраф в размере двух очков"
@@ -48,7 +52,7 @@ def setup(g, settings):
 
 def check_call(g, ball, pocket):
     if pocket is None:
-        return "straight pool calls the pocket too (SP.CALL): name the ball and the pocket"
+        return ("sp.call_pocket",)
     return None
 
 
@@ -169,23 +173,289 @@ def guess(g, shot):
             i += 1
 
 
-# ------------------------------------------------------------------- judging
-def _foul_clauses(shot, codes, base):
+# ------------------------------------------------------------------- the shot, read once
+ShotFacts = namedtuple("ShotFacts", ("p", "o", "brk", "cb", "cp", "fate", "balls", "jumped", "fouls", "cue_out",
+                                     "cue_jumped", "interfered", "safety", "uncalled", "legal_break", "on_table", "score",
+                                     "target", "fouls_before", "opponent_fouls_before", "spotted", "rack_facts",
+                                     "start_us", "any_first", "wpa_break"))
+
+
+def read_shot(g, shot, settings):
+    """What the judge reads of a shot: the call and whether it came off, the balls (unknown ones
+    numbered: `_balls`), the shooter's fouls (on the break without the referee's rulings on the
+    break itself, which decide its legality) and the players' scores and foul runs."""
+    p = shot["shooter"]
+    cb, cp = _called(shot)
+    fate = _fate(shot)
+    fate = "in" if fate is None else fate
+    fouls = _fouls(shot)
+    brk = shot["break"]
+    legal = brk and is_legal_break(fouls, cp, fate, shot, settings)
+    return ShotFacts(
+        p=p, o=common.other(p), brk=brk, cb=cb, cp=cp, fate=fate,
+        balls=tuple(tuple(b) for b in _balls(g, shot, fate)),
+        jumped=tuple((b, None, True) for b in shot["jumped"] if b != 0),
+        fouls=tuple(c for c in fouls if not (brk and c in BREAK_RULINGS)),
+        cue_out=shot["cue_pocketed"] or 0 in shot["jumped"], cue_jumped=0 in shot["jumped"], interfered="interference" in shot["fouls"],
+        safety=shot["safety"], uncalled=is_uncalled(cp, shot, settings), legal_break=legal,
+        on_table=tuple(g["on_table"]), score=g["players"][p]["score"], target=_target(g, settings),
+        fouls_before=g["players"][p]["fouls"], opponent_fouls_before=g["players"][common.other(p)]["fouls"],
+        spotted=tuple(shot["spotted"]), rack_facts=dict(shot.get("rack") or {}), start_us=shot["start_us"],
+        any_first="wrong_first_contact" in shot["fouls"], wpa_break=settings.get("sp_illegal_break") == "wpa")
+
+
+# ------------------------------------------------------------------- the seed's clauses, as predicates
+def is_legal_break(fouls, cp, fate, shot, settings):
+    """SP.BREAK: a called ball in its pocket, or a safe break (the cue ball and two object balls at a
+    rail); «битком попасть в пирамиду»: a cue ball that touched no ball has neither. A referee's
+    `no_rail` or `illegal_break` says it was not."""
+    if [c for c in fouls if c in BREAK_RULINGS] or "no_contact" in fouls:
+        return False
+    called_in = cp is not None and not shot["safety"] and fate == "in"
+    return called_in or _safe_break(shot, settings)
+
+
+def is_uncalled(cp, shot, settings):
+    """SP.CALL: a shot after the break with neither a call nor a safety, where calls are required."""
+    return cp is None and not shot["safety"] and not shot["break"] and bool(settings.get("call_required", True))
+
+
+def is_safety(f):
+    """SP.SAFETY: a declared safety, an uncalled break (a safe break), or (SP.CALL, `call_required`)
+    any shot without a call: «отыгрыш, то есть удар без заказа»."""
+    return f.safety or f.cp is None and (f.brk or f.uncalled)
+
+
+def is_third_foul(fouls_before):
+    """SP.3-FOULS: a third foul in a row costs 15 points more (and gives the opponent a choice)."""
+    return fouls_before + 1 >= 3
+
+
+def credited_balls(f):
+    """SP.POINT, SP.EXTRA: every ball of a made call scores, bar those rolled in on purpose."""
+    return [b[0] for b in f.balls if b[0] not in f.spotted]
+
+
+def table_after_point(f, credited):
+    """The object balls left once the scored ones are down and the others spotted again."""
+    left = [b for b in f.on_table if b not in credited]
+    for b in [b[0] for b in f.balls if b[0] in f.spotted and b[2]] + [b[0] for b in f.jumped]:
+        if b is not None and b != 0 and b not in left:
+            left.append(b)
+    left.sort()
+    return left
+
+
+def is_game_over(f, credited):
+    """SP.WIN: the shooter reached the agreed score."""
+    return f.score + len(credited) >= f.target
+
+
+def needs_rerack(left):
+    """SP.RERACK: fourteen balls are down (one or none left)."""
+    return len(left) <= 1
+
+
+def _target(g, settings):
+    return g.get("target") or settings.get("target") or 150
+
+
+def shot_outcome(f):
+    """Which clause decides the shot, in the seed's order."""
+    if f.brk and not f.legal_break:
+        return "SP.BREAK"
+    if f.fouls:
+        return "SP.FOUL"
+    if is_safety(f):
+        return "SP.SAFETY"
+    if f.fate == "in":
+        credited = credited_balls(f)
+        return "SP.WIN" if is_game_over(f, credited) else "SP.POINT"
+    return "miss"
+
+
+# ------------------------------------------------------------------- the verdict
+def decide(f):
+    """The shot's verdict, from its facts alone."""
+    outcome = shot_outcome(f)
+    clauses = ["GEN.OPPONENT"] if f.interfered else []
+    if outcome == "SP.BREAK":
+        codes, cl = _illegal_break_terms(f)
+        return verdict(outcome, codes, common.add_new(clauses, cl), (), False)
+    if outcome == "SP.FOUL":
+        cl = _foul_clauses(f, f.fouls, ["SP.FOUL"])
+        return verdict(outcome, f.fouls, common.add_new(clauses, cl + (["SP.3-FOULS"] if is_third_foul(
+            f.fouls_before) else [])), (), f.legal_break)
+    if outcome == "SP.SAFETY":
+        return verdict(outcome, (), clauses + (["SP.CALL"] if f.uncalled else []) + [_safety_clause(f)], (),
+                       f.legal_break)
+    if outcome in ("SP.POINT", "SP.WIN"):
+        credited = credited_balls(f)
+        return verdict(outcome, (), clauses + _point_clauses(f, credited), credited, f.legal_break)
+    return verdict(outcome, (), clauses + _miss_clauses(f), (), f.legal_break)
+
+
+def _illegal_break_terms(f):
+    """SP.BREAK: (foul codes, clauses) of an illegal opening break, a third foul of the run included."""
+    codes = ["illegal_break"] + list(f.fouls)
+    cl = _foul_clauses(f, f.fouls, ["SP.BREAK"])
+    if f.fouls and is_third_foul(f.fouls_before):
+        codes.append("three_fouls")
+        cl.append("SP.3-FOULS")
+    return codes, cl
+
+
+def _safety_clause(f):
+    return "SP.BREAK" if f.brk and not f.safety else "SP.SAFETY"
+
+
+def _point_clauses(f, credited):
+    cl = _scored_clauses(f, credited)
+    if f.jumped:
+        cl.append("SP.JUMP")
+    cl.append("SP.CONTINUE")
+    if is_game_over(f, credited):
+        return cl + ["SP.WIN"]
+    left = table_after_point(f, credited)
+    if needs_rerack(left):
+        common.add_new(cl, rerack_plan(left, f.rack_facts).clauses)
+    return cl
+
+
+def _scored_clauses(f, credited):
+    """The clauses of the `pocketed` event of a scoring shot."""
+    cl = ["SP.POINT"]
+    if f.cp is None:
+        cl.append("SP.CALL")
+    if len(credited) > 1:
+        cl.append("SP.EXTRA")
+        if not [b for b in f.on_table if b not in credited]:
+            cl.append("SP.14-15")
+    return cl
+
+
+def _miss_clauses(f):
+    """A miss: SP.WRONG-POCKET (balls dropped, not as called), SP.JUMP, or simply the end of the
+    inning («продолжает игру до тех пор, пока он промахнется»), unless the opponent fouled."""
+    cl = (["SP.WRONG-POCKET"] if f.balls else []) + (["SP.JUMP"] if f.jumped else [])
+    return cl or ([] if f.interfered else ["SP.CONTINUE"])
+
+
+def _foul_clauses(f, codes, base):
     cl = list(base)
     for c in codes:
-        if c == "cue_pocketed" or (c == "jumped_ball" and 0 in shot["jumped"]):
-            cl.append("SP.BREAK-SCRATCH" if shot["break"] else "SP.CUE-OUT")
+        if c == "cue_pocketed" or (c == "jumped_ball" and f.cue_jumped):
+            cl.append("SP.BREAK-SCRATCH" if f.brk else "SP.CUE-OUT")
         elif c == "jumped_ball":
             cl.append("SP.STRICT-JUMP")
         elif c == "no_rail":
-            cl.append("SP.SAFETY-LEGAL" if shot["safety"] else "SP.LEGAL-SHOT")
-    for c in common.foul_clauses(codes):
-        cl.append(c)
-    out = []
-    for c in cl:
-        if c not in out:
-            out.append(c)
-    return out
+            cl.append("SP.SAFETY-LEGAL" if f.safety else "SP.LEGAL-SHOT")
+    return common.add_new([], cl + common.foul_clauses(codes))
+
+
+# ------------------------------------------------------------------- applied to the game
+def judge(g, shot, settings, events):
+    """Read the shot, decide its verdict, apply it to `g`; the verdict (verdict.py)."""
+    f = read_shot(g, shot, settings)
+    v = decide(f)
+    apply(g, f, v, events)
+    return v
+
+
+def apply(g, f, v, events):
+    """The opponent's foul first (GEN.OPPONENT: his point, the shooter plays on), the break's
+    breaker noted, then the verdict's step; the two-foul warning stays shown (SP.3-FOULS)."""
+    x = _x(g)
+    x["rerack"] = None
+    g["phase"] = "play"
+    if f.any_first:
+        common.tell(events, "warning", f.p, ["SP.CALL"], "sp.any_first")
+    if f.interfered and _charge_foul(g, f.o, ["interference"], ["GEN.OPPONENT", "SP.FOUL"], events):
+        _offender_choice(g, f.p, f.o, events)
+    if f.brk:
+        x["breaker"] = f.p
+    if v.outcome not in ("SP.BREAK", "SP.FOUL"):
+        g["players"][f.p]["fouls"] = 0       # a shot without a foul clears the run (SP.3-FOULS)
+    _STEPS[v.outcome](g, f, v, events)
+    if v.outcome != "SP.WIN":
+        _remind(g)
+
+
+def _illegal_break(g, f, v, events):
+    """SP.BREAK: -2, the single penalty of the shot (GEN.MULTI-FOUL); the -2 alone is not a foul of
+    the three-foul run, but a foul on the same break is: «Если при разбитии пирамиды в лузу падает
+    биток, то объявляется фол ... начинает действовать правило о трех нарушениях» (SP.BREAK-SCRATCH).
+    The opponent plays the table (seed); `sp_illegal_break: wpa` also lets him make the breaker
+    break again."""
+    third = _charge_foul(g, f.p, ["illegal_break"] + list(f.fouls), _foul_clauses(f, f.fouls, ["SP.BREAK"]),
+                         events, BREAK_PENALTY, bool(f.fouls))
+    _spot_back(g, f.balls + f.jumped, ["SP.BREAK"], events)
+    if f.cue_out:
+        common.give_ball_in_hand(g, f.o, "kitchen", ["SP.BREAK-SCRATCH"], events)
+    else:
+        common.pass_turn(g, events, ("SP.BREAK",))
+    if third:
+        # The third foul's choice (re-rack all 15, the offender breaks) covers the re-break.
+        _offender_choice(g, f.o, f.p, events)
+    elif f.wpa_break:
+        common.offer(g, f.o, ["accept", "rebreak"], ["SP.BREAK"], events,
+                     *say("sp.offer_rebreak", common.name(g, f.o), common.name(g, f.p)))
+
+
+def _foul(g, f, v, events):
+    """SP.FOUL: a point; balls of a foul shot are spotted (GEN.FOUL-BALLS); SP.CUE-OUT from the kitchen."""
+    _spot_back(g, f.balls + f.jumped, ["GEN.FOUL-BALLS"], events)
+    third = _charge_foul(g, f.p, f.fouls, _foul_clauses(f, f.fouls, ["SP.FOUL"]), events)
+    if f.cue_out:
+        common.give_ball_in_hand(g, f.o, "kitchen", ["SP.BREAK-SCRATCH" if f.brk else "SP.CUE-OUT"], events)
+    else:
+        common.pass_turn(g, events, ("SP.FOUL", "GEN.TURN"))
+    if third:
+        _offender_choice(g, f.o, f.p, events)
+
+
+def _safety(g, f, v, events):
+    """SP.SAFETY: no call, the inning ends, the pocketed balls are spotted; an uncalled break is a
+    safe break (SP.BREAK); SP.CALL: «До удара игрок должен заказать прицельный шар и лузу»."""
+    clause = _safety_clause(f)
+    if f.uncalled and f.balls:
+        common.tell(events, "warning", f.p, ["SP.CALL", "SP.SAFETY"], "sp.uncalled")
+    _spot_back(g, f.balls + f.jumped, [clause], events)
+    if not f.interfered:
+        common.pass_turn(g, events, (clause, "GEN.TURN"))
+
+
+def _point(g, f, v, events):
+    """SP.POINT, SP.EXTRA, SP.14-15: every ball of a made call scores and the shooter goes on
+    (SP.CONTINUE); SP.WIN at the target; SP.RERACK when fourteen are down."""
+    common.take_down(g, v.credited)
+    g["players"][f.p]["score"] += len(v.credited)
+    common.announce_pocketed(g, f.p, v.credited, _scored_clauses(f, v.credited), events)
+    events[-1]["points"] = len(v.credited)
+    back = [b for b in f.balls if b[0] in f.spotted]
+    if back:
+        _spot_back(g, back, ["GEN.POCKETED"], events)
+    if f.jumped:
+        _spot_back(g, f.jumped, ["SP.JUMP"], events)
+    if v.outcome == "SP.WIN":
+        common.game_over(g, f.p, ["SP.WIN", "SP.TARGET"], events, *say("sp.win", f.target))
+    elif needs_rerack(g["on_table"]):
+        _rerack(g, f, rerack_plan(g["on_table"], f.rack_facts), events)
+
+
+def _miss(g, f, v, events):
+    """A miss. SP.WRONG-POCKET: the called ball elsewhere or another ball in the called pocket: no foul,
+    every ball of the shot is spotted. SP.JUMP: jumped balls are spotted; a miss."""
+    if f.balls:
+        _spot_back(g, f.balls, ["SP.WRONG-POCKET"], events)
+    if f.jumped:
+        _spot_back(g, f.jumped, ["SP.JUMP"], events)
+    if not f.interfered:
+        common.pass_turn(g, events, v.clauses + ("GEN.TURN",))
+
+
+_STEPS = {"SP.BREAK": _illegal_break, "SP.FOUL": _foul, "SP.SAFETY": _safety, "SP.POINT": _point,
+          "SP.WIN": _point, "miss": _miss}
 
 
 def _charge_foul(g, p, codes, clauses, events, points=1, counts=True):
@@ -239,207 +509,6 @@ def _offender_choice(g, chooser, offender, events):
                  *say("sp.offer_offender", common.name(g, chooser), common.name(g, offender)))
 
 
-class ShotFacts:
-    """What the judge reads of a shot, taken once before the table changes."""
-    __slots__ = ("p", "o", "brk", "cb", "cp", "fate", "balls", "jumped", "fouls", "cue_out", "interfered")
-
-    def __init__(self, g, shot):
-        self.p = shot["shooter"]
-        self.o = common.other(self.p)
-        self.brk = shot["break"]
-        self.cb, self.cp = _called(shot)
-        fate = _fate(shot)
-        self.fate = "in" if fate is None else fate
-        self.balls = _balls(g, shot, self.fate)
-        self.jumped = [[b, None, True] for b in shot["jumped"] if b != 0]
-        self.fouls = _fouls(shot)
-        self.cue_out = shot["cue_pocketed"] or 0 in shot["jumped"]
-        self.interfered = "interference" in shot["fouls"]
-
-
-def is_legal_break(f, shot, settings):
-    """SP.BREAK: a called ball in its pocket, or a safe break (the cue ball and two object balls at a
-    rail); «битком попасть в пирамиду»: a cue ball that touched no ball has neither. A referee's
-    `no_rail` or `illegal_break` says it was not."""
-    if [c for c in f.fouls if c in BREAK_RULINGS] or "no_contact" in f.fouls:
-        return False
-    called_in = f.cp is not None and not shot["safety"] and f.fate == "in"
-    return called_in or _safe_break(shot, settings)
-
-
-def is_safety(f, shot, settings):
-    """SP.SAFETY: a declared safety, an uncalled break (a safe break), or (SP.CALL, `call_required`)
-    any shot without a call: «отыгрыш, то есть удар без заказа»."""
-    return shot["safety"] or f.cp is None and (f.brk or is_uncalled(f, shot, settings))
-
-
-def is_uncalled(f, shot, settings):
-    """SP.CALL: a shot after the break with neither a call nor a safety, where calls are required."""
-    return f.cp is None and not shot["safety"] and not f.brk and bool(settings.get("call_required", True))
-
-
-def is_game_over(g, p, settings):
-    """SP.WIN: the shooter reached the agreed score."""
-    return g["players"][p]["score"] >= _target(g, settings)
-
-
-def _target(g, settings):
-    return g.get("target") or settings.get("target") or 150
-
-
-def needs_rerack(g):
-    """SP.RERACK: fourteen balls are down (one or none left)."""
-    return len(g["on_table"]) <= 1
-
-
-def judge(g, shot, settings, events):
-    f = ShotFacts(g, shot)
-    x = _x(g)
-    x["rerack"] = None
-    g["phase"] = "play"
-    if "wrong_first_contact" in shot["fouls"]:
-        common.tell(events, "warning", f.p, ["SP.CALL"], "sp.any_first")
-    verdict = {"fouls": [], "clauses": [], "credited": []}
-    if f.interfered:
-        # GEN.OPPONENT: the opponent's touch is the opponent's foul; the shooter plays on.
-        if _charge_foul(g, f.o, ["interference"], ["GEN.OPPONENT", "SP.FOUL"], events):
-            _offender_choice(g, f.p, f.o, events)
-        verdict["clauses"].append("GEN.OPPONENT")
-    if f.brk:
-        x["breaker"] = f.p
-        verdict["legal_break"] = is_legal_break(f, shot, settings)
-        f.fouls = [c for c in f.fouls if c not in BREAK_RULINGS]
-        if not verdict["legal_break"]:
-            _illegal_break(g, f, shot, settings, events, verdict)
-            _remind(g)
-            return verdict
-    if f.fouls:
-        _foul(g, f, shot, events, verdict)
-    else:
-        # A shot without a foul clears the shooter's foul run (SP.3-FOULS).
-        g["players"][f.p]["fouls"] = 0
-        if is_safety(f, shot, settings):
-            _safety(g, f, shot, settings, events, verdict)
-        elif f.fate == "in":
-            if _point(g, f, shot, settings, events, verdict):
-                return verdict
-        else:
-            _miss(g, f, events, verdict)
-    _remind(g)
-    return verdict
-
-
-def _illegal_break(g, f, shot, settings, events, verdict):
-    """SP.BREAK: -2, the single penalty of the shot (GEN.MULTI-FOUL); the -2 alone is not a foul of
-    the three-foul run, but a foul on the same break is: «Если при разбитии пирамиды в лузу падает
-    биток, то объявляется фол ... начинает действовать правило о трех нарушениях» (SP.BREAK-SCRATCH).
-    The opponent plays the table (seed); `sp_illegal_break: wpa` also lets him make the breaker
-    break again."""
-    codes = ["illegal_break"] + f.fouls
-    cl = _foul_clauses(shot, f.fouls, ["SP.BREAK"])
-    third = _charge_foul(g, f.p, codes, cl, events, BREAK_PENALTY, bool(f.fouls))
-    if third:
-        codes.append("three_fouls")
-        cl.append("SP.3-FOULS")
-    _spot_back(g, f.balls + f.jumped, ["SP.BREAK"], events)
-    if f.cue_out:
-        common.give_ball_in_hand(g, f.o, "kitchen", ["SP.BREAK-SCRATCH"], events)
-    else:
-        common.pass_turn(g, events, ("SP.BREAK",))
-    if third:
-        # The third foul's choice (re-rack all 15, the offender breaks) covers the re-break.
-        _offender_choice(g, f.o, f.p, events)
-    elif settings.get("sp_illegal_break") == "wpa":
-        common.offer(g, f.o, ["accept", "rebreak"], ["SP.BREAK"], events,
-                     *say("sp.offer_rebreak", common.name(g, f.o), common.name(g, f.p)))
-    common.add_new(verdict["clauses"], cl)
-    verdict["fouls"] = codes
-
-
-def _foul(g, f, shot, events, verdict):
-    """SP.FOUL: a point; balls of a foul shot are spotted (GEN.FOUL-BALLS); SP.CUE-OUT from the kitchen."""
-    cl = _foul_clauses(shot, f.fouls, ["SP.FOUL"])
-    _spot_back(g, f.balls + f.jumped, ["GEN.FOUL-BALLS"], events)
-    third = _charge_foul(g, f.p, f.fouls, cl, events)
-    if f.cue_out:
-        common.give_ball_in_hand(g, f.o, "kitchen", ["SP.BREAK-SCRATCH" if f.brk else "SP.CUE-OUT"], events)
-    else:
-        common.pass_turn(g, events, ("SP.FOUL", "GEN.TURN"))
-    if third:
-        _offender_choice(g, f.o, f.p, events)
-    common.add_new(verdict["clauses"], cl + (["SP.3-FOULS"] if third else []))
-    verdict["fouls"] = f.fouls
-
-
-def _safety(g, f, shot, settings, events, verdict):
-    """SP.SAFETY: no call, the inning ends, the pocketed balls are spotted; an uncalled break is a
-    safe break (SP.BREAK); SP.CALL: «До удара игрок должен заказать прицельный шар и лузу»."""
-    clause = "SP.BREAK" if f.brk and not shot["safety"] else "SP.SAFETY"
-    if is_uncalled(f, shot, settings):
-        verdict["clauses"].append("SP.CALL")
-        if f.balls:
-            common.tell(events, "warning", f.p, ["SP.CALL", "SP.SAFETY"], "sp.uncalled")
-    _spot_back(g, f.balls + f.jumped, [clause], events)
-    verdict["clauses"].append(clause)
-    if not f.interfered:
-        common.pass_turn(g, events, (clause, "GEN.TURN"))
-
-
-def _point(g, f, shot, settings, events, verdict):
-    """SP.POINT, SP.EXTRA, SP.14-15: every ball of a made call scores and the shooter goes on
-    (SP.CONTINUE); SP.WIN at the target; SP.RERACK when fourteen are down. True when the game is over."""
-    p = f.p
-    clauses = verdict["clauses"]
-    credit = [b for b in f.balls if b[0] not in shot["spotted"]]
-    back = [b for b in f.balls if b[0] in shot["spotted"]]
-    credited = [b[0] for b in credit]
-    common.take_down(g, credited)
-    emptied = len(g["on_table"]) == 0
-    cl = ["SP.POINT"]
-    if f.cp is None:
-        cl.append("SP.CALL")
-    if len(credited) > 1:
-        cl.append("SP.EXTRA")
-    if emptied and len(credited) > 1:
-        cl.append("SP.14-15")
-    g["players"][p]["score"] += len(credited)
-    common.announce_pocketed(g, p, credited, cl, events)
-    events[-1]["points"] = len(credited)
-    if back:
-        _spot_back(g, back, ["GEN.POCKETED"], events)
-    if f.jumped:
-        _spot_back(g, f.jumped, ["SP.JUMP"], events)
-        cl.append("SP.JUMP")
-    cl.append("SP.CONTINUE")
-    for c in cl:
-        clauses.append(c)
-    verdict["credited"] = credited
-    if is_game_over(g, p, settings):
-        target = _target(g, settings)
-        clauses.append("SP.WIN")
-        common.game_over(g, p, ["SP.WIN", "SP.TARGET"], events, *say("sp.win", target))
-        return True
-    if needs_rerack(g):
-        _rerack(g, shot, p, events, clauses)
-    return False
-
-
-def _miss(g, f, events, verdict):
-    """A miss. SP.WRONG-POCKET: the called ball elsewhere or another ball in the called pocket: no foul,
-    every ball of the shot is spotted. SP.JUMP: jumped balls are spotted; a miss."""
-    clauses = verdict["clauses"]
-    if f.balls:
-        _spot_back(g, f.balls, ["SP.WRONG-POCKET"], events)
-        clauses.append("SP.WRONG-POCKET")
-    if f.jumped:
-        _spot_back(g, f.jumped, ["SP.JUMP"], events)
-        clauses.append("SP.JUMP")
-    if not clauses:
-        clauses.append("SP.CONTINUE")     # "продолжает игру до тех пор, пока он промахнется"
-    if not f.interfered:
-        common.pass_turn(g, events, tuple(clauses) + ("GEN.TURN",))
-
-
 def _remind(g):
     """Keep the two-foul warning on the state while that player is at the table (SP.3-FOULS)."""
     p = g["shooter"]
@@ -449,89 +518,74 @@ def _remind(g):
 
 
 # ------------------------------------------------------------------ re-racks
-def _rerack(g, shot, p, events, clauses):
-    """SP.RERACK / SP.FULL-RERACK / SP.RACK-CONFLICT: fourteen (or fifteen) balls go back in the rack.
+Rerack = namedtuple("Rerack", ("both", "full", "fifteenth", "cue", "clauses", "notes"))
 
-    Where the 15th and the cue ball stopped is entered with the `rack` command; until then
-    neither is taken to be in the way.
-    """
-    x = _x(g)
-    both = len(g["on_table"]) == 0
-    fifteenth = None if both else g["on_table"][0]
-    facts = shot.get("rack") or {}
+
+def rerack_plan(left, facts):
+    """SP.RERACK / SP.FULL-RERACK / SP.RACK-CONFLICT: how the balls go back with `left` the object
+    balls still on the table and `facts` where the 15th and the cue ball stopped (the `rack`
+    command; until it is entered neither is taken to be in the way)."""
+    both = len(left) == 0
+    fifteenth = None if both else left[0]
     f = facts.get("fifteenth", "clear")
     c = facts.get("cue", "clear")
-    full = both
-    cl = ["SP.RERACK"]
-    if both:
-        cl.append("SP.FULL-RERACK")
-    cue = "stays"
-    notes_en = []
-    notes_ru = []
-    if not both and f in ("rack", "apex") and c == "rack":
-        full = True
-        cl.append("SP.FULL-RERACK")
-    elif not both and f == "apex":
-        full = True
-        cl.append("SP.FULL-RERACK")
-    elif not both and f == "rack":
+    full = both or f == "apex" or (f == "rack" and c == "rack")
+    cl = ["SP.RERACK"] + (["SP.FULL-RERACK"] if full else [])
+    notes = []
+    if not full and f == "rack":
         cl.append("SP.RACK-CONFLICT")
-        _note(notes_en, notes_ru, "sp.fifteenth_head_spot", fifteenth)
+        notes.append(("sp.fifteenth_head_spot", fifteenth))
+    cue = "stays"
     if c == "rack":
-        if "SP.RACK-CONFLICT" not in cl:
-            cl.append("SP.RACK-CONFLICT")
+        common.add_new(cl, ["SP.RACK-CONFLICT"])
         if not full and f == "kitchen":
             cue = "head spot"
-            _note(notes_en, notes_ru, "sp.cue_head_spot")
+            notes.append(("sp.cue_head_spot",))
         else:
             cue = "kitchen"
+    return Rerack(both, full, fifteenth, cue, tuple(cl), tuple(notes))
+
+
+def _rerack(g, f, r, events):
+    """The balls racked again as planned; the shooter goes on (from the kitchen when the cue ball
+    was in the way)."""
     g["on_table"] = _full_rack()
-    x["rerack"] = {"start_us": shot["start_us"], "both": both, "full": full,
-                   "fifteenth": None if full else fifteenth, "cue": cue, "facts": dict(facts)}
-    if full:
-        en, ru = say("sp.rerack_full", common.name(g, p))
-    else:
-        en, ru = say("sp.rerack_14", fifteenth, common.name(g, p))
-    if notes_en:
-        en += "; " + "; ".join(notes_en)
-        ru += "; " + "; ".join(notes_ru)
-    events.append(event("rerack", p, cl, en, ru, {"balls": 15 if full else 14, "fifteenth": fifteenth,
-                                                  "cue": cue}))
-    if cue == "kitchen":
-        common.give_ball_in_hand(g, p, "kitchen", ["SP.RACK-CONFLICT"], events)
-    for k in cl:
-        if k not in clauses:
-            clauses.append(k)
-
-
-def _note(notes_en, notes_ru, key, *args):
-    en, ru = say(key, *args)
-    notes_en.append(en)
-    notes_ru.append(ru)
+    _x(g)["rerack"] = {"start_us": f.start_us, "both": r.both, "full": r.full,
+                       "fifteenth": None if r.full else r.fifteenth, "cue": r.cue, "facts": dict(f.rack_facts)}
+    en, ru = say("sp.rerack_full", common.name(g, f.p)) if r.full else say("sp.rerack_14", r.fifteenth,
+                                                                            common.name(g, f.p))
+    for note in r.notes:
+        n_en, n_ru = say(*note)
+        en += "; " + n_en
+        ru += "; " + n_ru
+    events.append(event("rerack", f.p, r.clauses, en, ru, {"balls": 15 if r.full else 14, "fifteenth": r.fifteenth,
+                                                           "cue": r.cue}))
+    if r.cue == "kitchen":
+        common.give_ball_in_hand(g, f.p, "kitchen", ["SP.RACK-CONFLICT"], events)
 
 
 def rack_facts(g, shot, body):
     """The `rack` command: where the 15th and the cue ball lie after a re-rack (no sensor sees it).
 
     Body: "fifteenth": clear | rack (inside the rack area) | apex (on the apex spot) | kitchen,
-    "cue": clear | rack. Stored on the shot so a later re-judge keeps them; returns an error or None.
+    "cue": clear | rack. Stored on the shot so a later re-judge keeps them; returns a refusal or None.
     """
     r = _x(g)["rerack"]
     if not r or r["start_us"] != shot["start_us"]:
-        return "the last shot did not end the rack: there is nothing to re-rack"
+        return ("sp.no_rerack",)
     if not body:
-        return "say where the 15th ball ('fifteenth') and/or the cue ball ('cue') stopped"
+        return ("sp.rack_where",)
     for k in body:
         if k not in ("fifteenth", "cue"):
-            return "unknown key '{}': use 'fifteenth' and 'cue'".format(k)
+            return ("sp.rack_unknown_key", (k,))
     f = body.get("fifteenth", "clear")
     c = body.get("cue", "clear")
     if f not in FIFTEENTH_PLACES:
-        return "fifteenth must be one of {}".format(", ".join(FIFTEENTH_PLACES))
+        return ("sp.bad_fifteenth", (", ".join(FIFTEENTH_PLACES),))
     if c not in CUE_PLACES:
-        return "cue must be one of {}".format(", ".join(CUE_PLACES))
+        return ("sp.bad_cue_place", (", ".join(CUE_PLACES),))
     if r["both"] and f != "clear":
-        return "the 14th and 15th balls both dropped: all 15 are racked, only the cue ball's place matters"
+        return ("sp.both_racked",)
     shot["rack"] = {"fifteenth": f, "cue": c}
     return None
 

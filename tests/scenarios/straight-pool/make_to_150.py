@@ -3,8 +3,8 @@ SP.14-15), an illegal opening break (SP.BREAK, -2 and the opponent plays on), a 
 
 The script keeps its own small ledger of the table (balls left, scores, foul runs, who shoots)
 and writes an `expect` step after every inning, so the file checks the referee against an
-independent count.  The header keeps undo to 10 shots: with all three games' modules loaded the
-MicroPython heap of 192K holds the game's state with that history, not with the default 20.  Run: `python tests/scenarios/straight-pool/make_to_150.py` (rewrites the file).
+independent count.  The header names undo's depth (10 shots, the default) so the file says
+what it was written with.  Run: `python tests/scenarios/straight-pool/make_to_150.py` (rewrites the file).
 """
 import json
 import os
@@ -156,13 +156,11 @@ def main():
                 "a safety, and the winning ball (final score Anna {} : Bob {})".format(g.racks, g.score[0], g.score[1]),
         "clauses": ["SP.BREAK", "SP.RERACK", "SP.14-15", "SP.3-FOULS", "SP.WIN", "SP.POINT", "SP.CONTINUE"],
         "steps": g.steps,
-        # Undo keeps 10 shots here rather than 20, so the game fits the board-sized heap of the
-        # MicroPython run after all three games' modules are loaded (see the module docstring).
         "settings": {"undo_depth": 10},
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "to-150.jsonl")
     with open(path, "w") as f:
-        # .jsonl: a header line, then one step per line, so the board-sized heap streams it.
+        # .jsonl: a header line, then one step per line, read a step at a time.
         f.write(json.dumps({"name": scenario["name"], "clauses": scenario["clauses"],
                             "settings": scenario["settings"]}, ensure_ascii=False) + "\n")
         for st in g.steps:

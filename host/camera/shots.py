@@ -1,0 +1,539 @@
+"""From ball paths to one shot's facts (pure: arrays of times and positions in, facts out).
+
+A path is a ball's observations (t, x, y in table mm); the analyser hands over every
+labelled ball's path around one motion episode. Here:
+
+* `motion_onset`: when a ball at rest started to move (extrapolated back to zero
+  displacement, so it is finer than a frame);
+* `first_contact`: the first object ball the cue ball touched: the object balls that
+  moved, ordered by onset, checked against the cue ball's straight path towards them
+  (a break's apex barely moves, its neighbours start within the same frame: the ball the
+  cue ball's line reaches first, among those that moved at all, wins a near tie);
+* `cushion_hits`: when a ball met a cushion: its distance to a cushion line reaches a
+  minimum that, from the straight lines of its approach and of its rebound, lies at
+  the line (a ball turned by another ball turns away from it, not at a cushion); in a
+  pocket's mouth, where the cushions are jaws, a sharp turn with no ball near counts;
+* `shot_facts`: everything of the CLI record, with confidences.
+"""
+import math
+
+import numpy as np
+
+from host.camera.facts import CameraFacts, sure
+from host.camera.geometry import BALL_R_MM
+
+R = BALL_R_MM
+MOVE_MM = 3.5            # displacement from rest that counts as motion (noise is ~1 mm)
+GO_MM = 12.0             # a ball that moved goes at least this far from its rest
+NUDGE_MM = 5.0           # ... or this far, if the cue ball reached it (a rack's apex)
+RAIL_MM = 13.0           # a rebound's turning point within this of the cushion line (the seen
+                         # centre of a ball by a cushion lies 2-7 mm inside it)
+AT_REST_MM = 6.0         # moved less than this around a minimum: lying still, no hit
+JAW_CHORD_MM = 12.0      # a turn in a pocket's mouth is measured over chords this long
+CORNER_JAW_MM = 15.0     # a ball dropping on a line this far off a corner pocket's centre meets a jaw
+CORNER_NEAR_MM = 150.0   # ... judged on observations this near the corner
+CORNER_LINE_MM = 300.0   # ... on the line through its last observations this near it
+REST_RAIL_MM = 3.0       # a ball that stops this close to a cushion line touches it
+SETTLED_S = 0.25         # a first-contact ball was seen at rest this long before the stroke
+CUE_GAP_FRAMES = 4       # the cue ball unseen longer than this: where it went is a guess
+NEAR_MM = 60.0           # its seen path this near contact with a ball that moved: it may have
+                         # touched it (a smeared, fast cue ball's centre is off by a few cm)
+BREAK_CLUSTER = 8        # object balls touching in one cluster: a racked table, a break
+
+
+class Path:
+    """A ball's observations: arrays t, x, y (sorted by t)."""
+
+    __slots__ = ("t", "x", "y")
+
+    def __init__(self, t, x, y):
+        self.t = np.asarray(t, dtype=float)
+        self.x = np.asarray(x, dtype=float)
+        self.y = np.asarray(y, dtype=float)
+
+    def window(self, t0, t1):
+        sel = (self.t >= t0) & (self.t <= t1)
+        return Path(self.t[sel], self.x[sel], self.y[sel])
+
+    def __len__(self):
+        return len(self.t)
+
+
+def rest_at(path, t, span=0.3, after=False):
+    """Median position over `span` s before `t` (or after it), or None if unseen then."""
+    sel = ((path.t >= t) & (path.t <= t + span)) if after else ((path.t <= t) & (path.t >= t - span))
+    if not np.any(sel):
+        return None
+    return float(np.median(path.x[sel])), float(np.median(path.y[sel]))
+
+
+def motion_onset(path, rest, t_from, thr=MOVE_MM, go=GO_MM):
+    """When the ball left `rest` for good after `t_from`: (t0, speed mm/s) or None.
+
+    The first observation GO_MM away that stays away (the next two as well, or the path
+    ends: a ball that left does not come back within a frame) marks a real departure;
+    a centroid pulled aside for one frame by a passing stick or sleeve does not; from
+    there back to the last observation still within `thr` of rest is where it left,
+    extrapolated to zero displacement from the first two moving observations."""
+    sel = path.t >= t_from
+    t, x, y = path.t[sel], path.x[sel], path.y[sel]
+    if len(t) < 2 or rest is None:
+        return None
+    d = np.hypot(x - rest[0], y - rest[1])
+    g = _departure(d > go)
+    if g is None:
+        return None
+    k = g
+    while k > 0 and d[k - 1] > thr:
+        k -= 1
+    # k: the first of the moving observations; k - 1 (if any) the last one at rest.
+    if k + 1 < len(t) and d[k + 1] > d[k]:
+        v = (d[k + 1] - d[k]) / max(t[k + 1] - t[k], 1e-6)
+    else:
+        v = d[k] / max(t[k] - (t[k - 1] if k > 0 else t[k] - 1.0 / 60), 1e-6)
+    t0 = t[k] - d[k] / max(v, 1e-6)
+    if k > 0:
+        t0 = max(t0, t[k - 1])
+    return float(t0), float(v)
+
+
+def _departure(far, hold=3):
+    """Index of the first run of `hold` True values in `far` (a shorter run that the
+    path's end cuts counts), or None."""
+    run = 0
+    for k, f in enumerate(far.tolist()):
+        run = run + 1 if f else 0
+        if run == hold or (f and k == len(far) - 1):
+            return k - run + 1
+    return None
+
+
+def _ray_entries(origin, direction, points, radius):
+    """Distance along a ray to where it enters a circle of `radius` about each point
+    (inf where it misses); and the miss margin (radius - closest approach)."""
+    out = []
+    ox, oy = origin
+    dx, dy = direction
+    for px, py in points:
+        rx, ry = px - ox, py - oy
+        along = rx * dx + ry * dy
+        perp2 = rx * rx + ry * ry - along * along
+        margin = radius - math.sqrt(max(perp2, 0.0))
+        if along <= 0 or perp2 > radius * radius:
+            out.append((math.inf, margin))
+        else:
+            out.append((along - math.sqrt(radius * radius - perp2), margin))
+    return out
+
+
+def first_contact(paths, rests, t_start, fps):
+    """(ball, confidence, t_contact or None, notes).
+
+    Candidates are the object balls that left their rest after the stroke. One the cue
+    ball touched first must have been reached by it: its path (each step's straight line,
+    from the velocity it came in with) comes within contact of the ball's rest at
+    `t_reach`, and the ball moved then, not before (a ball that "moved" before the cue
+    ball got there flickered in a rack or was someone's hand). Of those, the one reached
+    first. If none qualifies and the cue ball was seen all the way, it touched nothing
+    (None); if it went unseen on the way, the first to move, with a low confidence."""
+    cue = paths.get(0)
+    movers, nudged = {}, {}
+    for b, p in paths.items():
+        if b == 0 or rests.get(b) is None or not len(p) or p.t[0] > t_start - SETTLED_S:
+            continue              # only balls seen at rest before the stroke can be hit first
+        on = motion_onset(p, rests[b], t_start - 0.5 / fps)
+        if on is None:            # a rack's apex passes the blow on and barely moves
+            on = motion_onset(p, rests[b], t_start - 0.5 / fps, go=NUDGE_MM)
+            if on is not None and on[0] >= t_start - 1.0 / fps:
+                nudged[b] = on
+        elif on[0] >= t_start - 1.0 / fps:
+            movers[b] = on
+    frame = 1.0 / fps
+    reach = {b: cue_reaches(cue, rests[b], t_start, movers[b][0] + 3 * frame) for b in movers}
+    for b, on in nudged.items():  # ... so it counts only where the cue ball reached it
+        r = cue_reaches(cue, rests[b], t_start, on[0] + 3 * frame, tol=3.0)
+        if r is not None:
+            movers[b], reach[b] = on, r
+    if not movers:
+        return None, _no_contact_conf(cue, rests, t_start), None, []
+    valid = {b: reach[b] for b in movers
+             if reach[b] is not None and movers[b][0] >= reach[b] - 2.5 * frame}
+    notes = []
+    if valid:
+        order = sorted(valid, key=lambda b: (valid[b], movers[b][0]))
+        first = order[0]
+        gap = (valid[order[1]] - valid[first]) if len(order) > 1 else 10 * frame
+        conf = sure(gap + frame, frame)
+        return first, conf, movers[first][0], notes
+    relay = _relayed(paths, rests, movers, t_start, frame)
+    if relay is not None:
+        notes.append("ball %d reached, passed the blow on to %d" % relay[:2])
+        return relay[0], 0.8, relay[2], notes
+    order = sorted(movers, key=lambda b: movers[b][0])
+    if not any(_cue_came_near(cue, rests[b], t_start, movers[b][0] + 3 * frame, frame) for b in movers):
+        # Seen all the way, the cue ball came nowhere near any ball that moved: it touched
+        # nothing (they were moved by a hand, the stick, or a track that is no ball).
+        notes.append("ball %d moved where the cue ball did not go: no contact" % order[0])
+        return None, 0.7, None, notes
+    notes.append("no ball the cue ball reached moved: first mover %d" % order[0])
+    return order[0], 0.55, movers[order[0]][0], notes
+
+
+def _relayed(paths, rests, movers, t_start, frame):
+    """(ball, mover, t) where the cue ball reached a resting ball that did not move (a
+    soft break's apex, frozen in the rack, passes the blow on and stays within a mm of its
+    place, below the centroid's noise) just as a ball touching it, directly or through
+    touching balls, began to move: the ball reached is the one it touched. None if none."""
+    cue = paths.get(0)
+    if cue is None or not movers:
+        return None
+    t_until = max(on[0] for on in movers.values()) + 3 * frame
+    best = None
+    for b, p in paths.items():
+        if b == 0 or b in movers or rests.get(b) is None or not len(p) or p.t[0] > t_start - SETTLED_S:
+            continue
+        r = cue_reaches(cue, rests[b], t_start, t_until, tol=3.0)
+        if r is None or (best is not None and r >= best[2]):
+            continue
+        for m, on in movers.items():
+            if r - 2.5 * frame <= on[0] <= r + 3 * frame and _touching_chain(rests, b, m):
+                best = (b, m, r)
+                break
+    return best
+
+
+def _touching_chain(rests, a, b, link=2 * R + 12.0):
+    """Balls `a` and `b` lie in one cluster of touching balls (a rack)."""
+    seen, stack = {a}, [a]
+    while stack:
+        c = stack.pop()
+        if c == b:
+            return True
+        pc = rests[c]
+        for d, pd in rests.items():
+            if d not in seen and d != 0 and pd is not None and math.hypot(pc[0] - pd[0], pc[1] - pd[1]) < link:
+                seen.add(d)
+                stack.append(d)
+    return False
+
+
+def _cue_came_near(cue, rest, t_start, t_until, frame):
+    """The cue ball may have touched a ball resting at `rest` before `t_until`: it went
+    unseen on the way for more than CUE_GAP_FRAMES frames, or a chord between two of its
+    observations passes within 2R + NEAR_MM of the ball (a fast cue ball smears and its
+    seen centre lags or leads by a few cm; no contact is missed for that)."""
+    if cue is None or rest is None:
+        return True
+    sel = (cue.t >= t_start - frame) & (cue.t <= t_until)
+    t, x, y = cue.t[sel], cue.x[sel], cue.y[sel]
+    ts = np.concatenate(([t_start], t, [t_until]))
+    if len(t) < 2 or np.max(np.diff(ts)) > CUE_GAP_FRAMES * frame + 1e-9:
+        return True
+    px, py = rest
+    for k in range(len(t) - 1):
+        ax, ay, bx, by = x[k], y[k], x[k + 1], y[k + 1]
+        dx, dy = bx - ax, by - ay
+        L2 = dx * dx + dy * dy
+        u = 0.0 if L2 <= 0 else min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / L2))
+        if math.hypot(ax + u * dx - px, ay + u * dy - py) <= 2 * R + NEAR_MM:
+            return True
+    return False
+
+
+def second_contact(paths, t_start, fps, first, t_first):
+    """(ball, after_s, confidence) of the next object ball the cue ball touched after `first`
+    (touched at `t_first`), or None when it touched none: `first_contact` asked again without
+    the first ball, so both are found, timed (by their onsets) and scored the same way; its
+    confidence is how far the third ball lagged. EB.SIMULTANEOUS needs to know whether own and
+    opponent ball were hit too close together to tell apart; a first ball that the cue ball
+    was not seen to reach (a first mover only) leaves the second a guess (0.55)."""
+    if first is None or t_first is None or paths.get(first) is None:
+        return None
+    rests = {b: rest_at(p, t_start) for b, p in paths.items()}
+    ball, conf, t, _ = first_contact({b: p for b, p in paths.items() if b != first}, rests, t_start, fps)
+    if ball is None or t is None:
+        return None
+    reach = cue_reaches(paths.get(0), rests[first], t_start, t_first + 3.0 / fps)
+    if reach is None or t_first < reach - 2.5 / fps:
+        conf = min(conf, 0.55)
+    return ball, max(0.0, t - t_first), conf
+
+
+def cue_reaches(cue, rest, t_start, t_until, tol=6.0):
+    """When the cue ball's path first came within contact (2R + tol) of a ball resting at
+    `rest`, between t_start and t_until; None if it did not. Between two observations the
+    ball is taken to go straight on with the velocity it came in with (a contact turns it
+    away, so the chord between them would cut the corner)."""
+    if cue is None or rest is None:
+        return None
+    sel = (cue.t >= t_start - 0.2) & (cue.t <= t_until)
+    t, x, y = cue.t[sel], cue.x[sel], cue.y[sel]
+    r = 2 * R + tol
+    for k in range(len(t)):
+        if math.hypot(x[k] - rest[0], y[k] - rest[1]) <= r:
+            return float(t[k])
+        if k + 1 >= len(t):
+            break
+        if k >= 1:
+            vx, vy = (x[k] - x[k - 1]) / (t[k] - t[k - 1]), (y[k] - y[k - 1]) / (t[k] - t[k - 1])
+        else:
+            vx, vy = (x[k + 1] - x[k]) / (t[k + 1] - t[k]), (y[k + 1] - y[k]) / (t[k + 1] - t[k])
+        v = math.hypot(vx, vy)
+        step = math.hypot(x[k + 1] - x[k], y[k + 1] - y[k])
+        if v < 1.0:
+            continue
+        ent = _ray_entries((x[k], y[k]), (vx / v, vy / v), [rest], r)[0][0]
+        if ent <= max(step, v * (t[k + 1] - t[k])) * 1.2:
+            return float(t[k] + ent / v)
+    return None
+
+
+def _no_contact_conf(cue, rests, t_start):
+    return 0.9 if cue is not None and len(cue) else 0.5
+
+
+def _line_fit_at(ts, ds, t_eval):
+    if len(ts) < 2 or ts[1] == ts[0]:
+        return None
+    s = (ds[1] - ds[0]) / (ts[1] - ts[0])
+    return ds[0] + s * (t_eval - ts[0]), s
+
+
+def cushion_hits(path, table, others=None):
+    """[(t, cushion, margin_mm)] for each time the ball met a cushion (cushion:
+    "head", "foot", "left", "right", "jaw"); margin_mm: how far inside the tolerance."""
+    L, W = table.length, table.width
+    t, x, y = path.t, path.x, path.y
+    n = len(t)
+    hits = []
+    if n < 2:
+        return hits
+    lines = (("head", x - R, x, y), ("foot", (L - R) - x, x, y),
+             ("left", y - R, x, y), ("right", (W - R) - y, x, y))
+    for name, d, _, _ in lines:
+        for k in range(n):
+            if d[k] > 120.0:
+                continue
+            prev_ok = k == 0 or d[k - 1] >= d[k]
+            next_ok = k == n - 1 or d[k + 1] > d[k]
+            if not (prev_ok and next_ok):
+                continue
+            if table.near_pocket(x[k], y[k], margin=-10.0):
+                continue
+            lo, hi = max(0, k - 3), min(n, k + 4)
+            if np.ptp(x[lo:hi]) + np.ptp(y[lo:hi]) < AT_REST_MM:
+                continue                  # a ball lying by the cushion: its flicker is no hit
+            est = _turning_point(t, d, k)
+            if est is None:
+                # No rebound seen (it stopped, or the track starts/ends here).
+                if k == n - 1 and d[k] < REST_RAIL_MM:
+                    hits.append((float(t[k]), name, REST_RAIL_MM - float(d[k])))
+                continue
+            if abs(est) <= RAIL_MM:
+                hits.append((float(t[k]), name, RAIL_MM - abs(est)))
+    hits.extend(_jaw_hits(path, table, others))
+    hits.sort()
+    return _dedupe(hits)
+
+
+def _turning_point(t, d, k):
+    """Where the approach's and the rebound's straight lines meet (their d), or None."""
+    n = len(t)
+    before = [i for i in (k - 2, k - 1) if i >= 0]
+    after = [i for i in (k + 1, k + 2) if i < n]
+    if len(after) < 1:
+        return None
+    if d[k] <= 1.0:
+        return float(d[k])
+    if len(before) < 2 or len(after) < 2:
+        # One side only: the observation itself must be at the line.
+        return float(d[k]) if (len(before) + len(after)) >= 2 else None
+    a = _line_fit_at([t[before[0]], t[before[1]]], [d[before[0]], d[before[1]]], t[k])
+    b = _line_fit_at([t[after[0]], t[after[1]]], [d[after[0]], d[after[1]]], t[k])
+    if a is None or b is None:
+        return float(d[k])
+    (_, s_in), (_, s_out) = a, b
+    if s_in >= -1.0 or s_out <= 1.0:
+        # Not an approach and a rebound: a slow ball; take the observation.
+        return float(d[k])
+    # Intersect d = d_b0 + s_in (t - t_b0) and d = d_a0 + s_out (t - t_a0).
+    tb, db = t[before[1]], d[before[1]]
+    ta, da = t[after[0]], d[after[0]]
+    tc = (da - db + s_in * tb - s_out * ta) / (s_in - s_out)
+    return float(db + s_in * (tc - tb))
+
+
+def _jaw_hits(path, table, others):
+    """Sharp turns inside a pocket's mouth with no other ball near: a jaw."""
+    t, x, y = path.t, path.x, path.y
+    hits = []
+    n = len(t)
+    for k in range(1, n - 1):
+        if not table.near_pocket(x[k], y[k], margin=25.0):
+            continue
+        i, j = _chord(x, y, k, -1), _chord(x, y, k, 1)
+        if i is None or j is None:
+            continue
+        v1 = (x[k] - x[i], y[k] - y[i])
+        v2 = (x[j] - x[k], y[j] - y[k])
+        n1, n2 = math.hypot(*v1), math.hypot(*v2)
+        cosang = (v1[0] * v2[0] + v1[1] * v2[1]) / (n1 * n2)
+        if cosang > math.cos(math.radians(35)):
+            continue
+        if others is not None and _ball_near(others, t[k], x[k], y[k]):
+            continue
+        hits.append((float(t[k]), "jaw", 5.0))
+    return hits
+
+
+def _off_corner_axis(path, table, t_drop):
+    """A ball that dropped in a corner pocket on a line passing the pocket's centre by more
+    than CORNER_JAW_MM met a jaw on its way in: the throat is narrower than the mouth.
+    Judged on the line of its last few observations before it vanished: a ball rolling
+    straight at the pocket's centre drops clean at any angle to the pocket's diagonal (it
+    was once measured off the diagonal itself: a cue ball aimed into the corner 15 degrees
+    off it was 'railed')."""
+    sel = path.t <= t_drop + 1e-6
+    x, y = path.x[sel][-8:], path.y[sel][-8:]
+    if len(x) < 3:
+        return False
+    L, W = table.length, table.width
+    corner = (L if x[-1] > L / 2 else 0.0, W if y[-1] > W / 2 else 0.0)
+    if math.hypot(x[-1] - corner[0], y[-1] - corner[1]) > CORNER_NEAR_MM:
+        return False              # a side pocket, or lost before the mouth
+    near = np.hypot(x - corner[0], y - corner[1]) <= CORNER_LINE_MM
+    x, y = x[near], y[near]
+    if len(x) < 3 or math.hypot(x[-1] - x[0], y[-1] - y[0]) < 4 * MOVE_MM:
+        return False              # hardly moving: no line to judge
+    # The line fitted through them (a ball sinking into the mouth's shadow is seen a few mm
+    # astray): how far it passes from the pocket's centre.
+    px, py = min(table.pockets_mm()[:4], key=lambda p: math.hypot(p[0] - corner[0], p[1] - corner[1]))
+    pts = np.stack([x, y], axis=1)
+    m = pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(pts - m, full_matrices=False)
+    miss = abs(float((np.array([px, py]) - m) @ vt[1]))
+    return bool(miss > CORNER_JAW_MM)
+
+
+def _chord(x, y, k, step, reach=JAW_CHORD_MM, most=6):
+    """The observation at least `reach` from observation k going `step` (-1: back,
+    1: on), within `most` observations, or None: a slow ball's turn is measured over a
+    chord long enough that the centroid's millimetre of noise cannot make it sharp."""
+    for m in range(1, most + 1):
+        i = k + step * m
+        if i < 0 or i >= len(x):
+            return None
+        if math.hypot(x[i] - x[k], y[i] - y[k]) >= reach:
+            return i
+    return None
+
+
+def _ball_near(others, tk, xk, yk, reach=2 * R + 25):
+    for p in others:
+        if not len(p):
+            continue
+        i = int(np.searchsorted(p.t, tk))
+        for j in (i - 1, i):
+            if 0 <= j < len(p) and abs(p.t[j] - tk) < 0.05 and \
+                    math.hypot(p.x[j] - xk, p.y[j] - yk) < reach:
+                return True
+    return False
+
+
+def _dedupe(hits, gap=0.05):
+    out = []
+    for h in hits:
+        if out and h[1] == out[-1][1] and h[0] - out[-1][0] < gap:
+            continue
+        out.append(h)
+    return out
+
+
+def _left_rest(path, rest, t_from):
+    """When the ball left `rest` after `t_from` (the cue ball: when it was struck), or
+    None if it never did: only a ball that moved can have met a cushion in the shot."""
+    if rest is None:
+        return t_from
+    on = motion_onset(path, rest, t_from)
+    return None if on is None else max(on[0], t_from)
+
+
+def is_racked(rests):
+    """A break: at least BREAK_CLUSTER object balls in one touching cluster."""
+    pts = [(b, p) for b, p in rests.items() if b != 0 and p is not None]
+    if len(pts) < BREAK_CLUSTER:
+        return False
+    link = 2 * R + 12.0
+    seen, best = set(), 0
+    for b, _ in pts:
+        if b in seen:
+            continue
+        stack, size = [b], 0
+        seen.add(b)
+        while stack:
+            c = stack.pop()
+            size += 1
+            pc = rests[c]
+            for d, pd in pts:
+                if d not in seen and math.hypot(pc[0] - pd[0], pc[1] - pd[1]) < link:
+                    seen.add(d)
+                    stack.append(d)
+        best = max(best, size)
+    return best >= BREAK_CLUSTER
+
+
+def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_conf=None):
+    """The facts of one shot.
+
+    paths: {ball: Path} around the shot (from before its start to after its end);
+    dropped: {ball: t} for balls whose track ended in a pocket's mouth during the shot and
+    never came back; id_conf: {ball: identity confidence}."""
+    f = CameraFacts(t_start, t_end, clock)
+    dropped = dict(dropped)
+    rests = {b: rest_at(p, t_start) for b, p in paths.items()}
+    for b, p in paths.items():          # a ball first seen during the shot: its first place
+        if rests[b] is None and len(p):
+            rests[b] = (float(p.x[0]), float(p.y[0]))
+    f.first_contact, f.first_contact_conf, f.contact_t, notes = first_contact(paths, rests, t_start, fps)
+    f.notes.extend(notes)
+    f.is_break = is_racked(rests)
+    t_from = f.contact_t if f.contact_t is not None else None
+    railed, conf = [], {}
+    for b, p in paths.items():
+        if t_from is None:
+            break
+        left = _left_rest(p, rests.get(b), t_from - 0.5 / fps)
+        if left is None:
+            conf[b] = 0.9         # it never left its place: a ball by a cushion that flickers
+            continue
+        others = [q for c, q in paths.items() if c != b]
+        hits = [h for h in cushion_hits(p.window(left - 0.5 / fps, t_end + 0.5), table, others)
+                if h[0] >= left - 0.5 / fps]
+        if b in dropped and t_from - 0.5 / fps <= dropped[b] and _off_corner_axis(p, table, dropped[b]):
+            hits.append((dropped[b], "jaw", 3.0))
+        if hits:
+            railed.append(b)
+            conf[b] = sure(max(h[2] for h in hits), 3.0)
+        else:
+            conf[b] = 0.9
+    f.railed = sorted(railed)
+    f.railed_conf = conf
+    if f.is_break:
+        f.break_railed = len([b for b in railed if b != 0])
+        margins = [conf[b] for b in paths if b != 0 and b in conf]
+        f.break_conf = min(margins) if margins else 0.5
+    f.pocketed = sorted(b for b, t in dropped.items() if t_start - 0.2 <= t <= t_end + 0.5)
+    f.pocketed_conf = {b: 0.95 for b in f.pocketed}
+    for b, p in paths.items():
+        if b in f.pocketed:
+            continue
+        pos = rest_at(p, t_end, span=1.0, after=True) or rest_at(p, t_end, span=2.0)
+        if pos is None:
+            f.lost.append(b)
+            continue
+        f.rest[b] = pos
+        f.rest_conf[b] = 0.95
+    if id_conf:
+        used = [id_conf.get(b, 1.0) for b in paths]
+        f.identity_conf = min(used) if used else 1.0
+    return f

@@ -1,0 +1,1 @@
+from tests.host.conftest import broker  # noqa: F401  (a private mosquitto per test)

@@ -1,0 +1,1 @@
+"""Developer tools (calibration, test footage); never installed with the daemon."""
