@@ -21,6 +21,13 @@ and then leave the connection alive (keepalive answered) but serving nothing eit
 table published no state and took no command for minutes (close-16, found by
 bench_command_flood.py). A publish the broker has not acknowledged for STALL_S is the sign; the
 socket is shut, and paho reconnects as after any network failure.
+
+In MQTT 5 the daemon's session outlives a connection by SESSION_S. A wedged broker drops
+QoS 1 messages to the daemon too (a player's command published while the flood still fills the
+daemon's queue), yet counts them as sent; a clean reconnect would lose them for good. With the
+session kept, the broker sends them again on the reconnect (its QoS 0 flood it does not keep),
+as it does after any short network loss. Short, because a command kept longer than a player
+waits for its answer would run when nobody expects it any more.
 """
 import collections
 import json
@@ -32,6 +39,8 @@ import time
 import urllib.parse
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from host.command_input import answer
@@ -42,6 +51,8 @@ log = logging.getLogger("billiards.mqtt")
 ECHO_S = 5.0           # MQTT 3.1.1: our own clearing comes back to us within this
 STALL_S = 5.0          # a publish unacknowledged this long while connected: the connection is wedged
 PENDING_KEPT = 2000    # publishes watched at most (paho queues 1000)
+CONNACK_S = 5.0        # MQTT 5: a CONNECT neither answered nor refused this long: try 3.1.1
+SESSION_S = 10         # MQTT 5: the broker keeps the daemon's session (its QoS 1 messages) this long
 
 
 def parse_broker(url):
@@ -80,6 +91,7 @@ class MqttShell:
         self._lock = threading.Lock()
         self._retired = None
         self._answered = False         # the broker answered this client's CONNECT (any answer)
+        self._socket_since = None      # when the unanswered client's socket was first seen open
         self._pending = collections.deque()   # (monotonic time, MQTTMessageInfo) of QoS 1 publishes
         self._stopping = threading.Event()
         self.kicks = 0                 # reconnections forced because the broker stopped serving
@@ -112,7 +124,14 @@ class MqttShell:
         return self.client.protocol == mqtt.MQTTv5
 
     def start(self):
-        self.client.connect_async(self.broker["host"], self.broker["port"], keepalive=15)
+        properties = None
+        if self.v5:
+            properties = Properties(PacketTypes.CONNECT)
+            properties.SessionExpiryInterval = SESSION_S
+        # clean_start stays paho's default (clean on the first connection only): a reconnect
+        # takes up the session the broker kept.
+        self.client.connect_async(self.broker["host"], self.broker["port"], keepalive=15,
+                                  properties=properties)
         self.client.loop_start()
         if self._watch is None:
             self._watch = threading.Thread(target=self._watch_stall, name="mqtt-stall", daemon=True)
@@ -132,9 +151,26 @@ class MqttShell:
 
     def _watch_stall(self):
         while not self._stopping.wait(1.0):
+            if self._connect_unanswered(time.monotonic()):
+                self._retire(self.client)
+                continue
             waited = self.stalled()
             if waited > STALL_S:
                 self.kick("the broker acknowledged nothing for %.0f s" % waited)
+
+    def _connect_unanswered(self, now):
+        """An MQTT 5 CONNECT on an open socket that no answer came to for CONNACK_S. The embedded
+        amqtt (3.1.1 only) closes the connection on a plain MQTT 5 CONNECT but says nothing at
+        all to one that carries properties (the session expiry): the same broker, the same
+        fallback."""
+        if not self.v5 or self._answered or self._retired is not None:
+            return False
+        if self.client.socket() is None:
+            self._socket_since = None
+            return False
+        if self._socket_since is None:
+            self._socket_since = now
+        return now - self._socket_since > CONNACK_S
 
     def kick(self, why):
         """Shut the socket: paho sees a broken connection and reconnects by itself."""

@@ -391,3 +391,36 @@ def test_on_a_broker_of_mqtt_3_1_1_a_retained_command_is_refused_too(tmp_path):
             shell.stop()
     finally:
         embedded.stop()
+
+
+def test_a_command_sent_while_the_daemon_reconnects_is_answered_not_lost(broker):
+    """The daemon's MQTT 5 session outlives its connection: a command published at QoS 1 while
+    the daemon is away (a kicked, wedged connection; a blip) is handed over on the reconnect.
+    With a clean session each time, the broker would have thrown it away (the command flood)."""
+    import queue
+    from host.mqtt import MqttShell
+    q = queue.Queue()
+    shell = MqttShell({"host": "127.0.0.1", "port": broker.port}, "billiards-t1-" + uuid.uuid4().hex[:16],
+                      None, q, ["billiards/t1/cmd/+"], commands="billiards/t1/cmd/")
+    shell.start()
+    try:
+        wait_for(lambda: shell.connected, 15, what="connected")
+        assert shell.v5
+        shell.client.loop_stop()            # the daemon hears nothing now...
+        shell.client.socket().shutdown(2)   # ... and its connection is gone
+        sender = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="phone-" + uuid.uuid4().hex[:8])
+        sender.connect("127.0.0.1", broker.port)
+        sender.loop_start()
+        time.sleep(0.5)                     # the broker has seen the daemon go
+        sender.publish("billiards/t1/cmd/rename", json.dumps({"player": 0, "name": "Zed", "id": "away"}),
+                       qos=1).wait_for_publish(5)
+        sender.loop_stop()
+        sender.disconnect()
+        shell.client.loop_start()           # paho reconnects, taking up the kept session
+
+        def heard():
+            return [d for k, d in list(q.queue) if k == "message" and d[0] == "billiards/t1/cmd/rename"]
+        got = wait_for(heard, 15, what="the command sent while the daemon was away")
+        assert json.loads(got[0][1])["id"] == "away"
+    finally:
+        shell.stop()
