@@ -74,6 +74,24 @@ except AttributeError:                     # CPython
 LOOP_RATE = 0x05                           # shared_rules/link/names.py (firmware 1.2+)
 
 
+
+def run_main(board, seconds):
+    """The board's own main loop (app.main) against a host that only listens, for `seconds`;
+    (the µs it ran, that host)."""
+    import asyncio
+    from tableboard import app
+    link = HostEnd()
+
+    async def run():
+        task = asyncio.create_task(app.main(board, link))
+        await asyncio.sleep_ms(int(seconds * 1000))
+        task.cancel()
+        await asyncio.sleep_ms(0)
+
+    t0 = ticks_us()
+    asyncio.run(run())
+    return ticks_diff(ticks_us(), t0), link
+
 def seconds_arg():
     if "--seconds" in sys.argv:
         return float(sys.argv[sys.argv.index("--seconds") + 1])
@@ -150,9 +168,7 @@ class HostEnd:
 
 
 def virtual_board(seconds, extra_us=0):
-    import asyncio
     from tableboard.board import Board
-    from tableboard import app
     from vboard.fakemachine import FakeMachine
     from tests.firmware.rig import load_cfg
     cfg = load_cfg("virtual.json")
@@ -164,17 +180,7 @@ def virtual_board(seconds, extra_us=0):
     gc.collect()
     board = Board(cfg, m, time, boot_id=1)
     meter = Meter(board, extra_us)
-    link = HostEnd()
-
-    async def run():
-        task = asyncio.create_task(app.main(board, link))
-        await asyncio.sleep_ms(int(seconds * 1000))
-        task.cancel()
-        await asyncio.sleep_ms(0)
-
-    t0 = ticks_us()
-    asyncio.run(run())
-    span = ticks_diff(ticks_us(), t0)
+    span, link = run_main(board, seconds)
     rate = meter.passes * 1000000 // span
     print("virtual board (virtual.json, app.main, real clock, %.1f s%s): %d passes/s of the "
           "intended 1000; a pass %d us mean, %d us longest; longest gap between passes %d us"
@@ -228,8 +234,6 @@ def following_clock():
 
 def port_live(name, port, seconds):
     """The firmware's own loop on a port model, on a clock that follows the real one."""
-    import asyncio
-    from tableboard import app
     from tests.firmware.rig import Rig, load_cfg
     cfg = load_cfg(name)
     cfg["loop_report_s"] = 1
@@ -239,17 +243,7 @@ def port_live(name, port, seconds):
         r.m.pin(cfg["buttons"]["shift_in"]["data"]).level = 1
     board = r.board
     meter = Meter(board)
-    link = HostEnd()
-
-    async def run():
-        task = asyncio.create_task(app.main(board, link))
-        await asyncio.sleep_ms(int(seconds * 1000))
-        task.cancel()
-        await asyncio.sleep_ms(0)
-
-    t0 = ticks_us()
-    asyncio.run(run())
-    span = ticks_diff(ticks_us(), t0)
+    span, link = run_main(board, seconds)
     print("%s on the %s model (app.main, the model's clock following the real one, %.1f s): %d passes/s "
           "of the intended 1000; a pass %d us mean, %d us longest; longest gap between passes %d us"
           % (name, port, span / 1e6, meter.passes * 1000000 // span, meter.busy // max(meter.passes, 1),

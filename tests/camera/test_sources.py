@@ -34,6 +34,15 @@ class FakeCapture:
         return 0
 
 
+def first_frame(src, within_s=5.0):
+    """The first frame a live source hands over within `within_s`, or None."""
+    deadline = time.monotonic() + within_s
+    item = None
+    while item is None and time.monotonic() < deadline:
+        item = src.read(timeout=0.5)
+    return item
+
+
 def test_a_slow_reader_gets_the_newest_frame_and_drops_are_counted():
     src = LiveSource(lambda: FakeCapture(), "fake")
     try:
@@ -71,10 +80,7 @@ def test_a_camera_that_fails_to_open_is_retried():
 
     src = LiveSource(opener, "flaky")
     try:
-        deadline = time.monotonic() + 5
-        item = None
-        while item is None and time.monotonic() < deadline:
-            item = src.read(timeout=0.5)
+        item = first_frame(src)
         assert item is not None and len(calls) >= 3
     finally:
         src.close()
@@ -132,10 +138,7 @@ def test_a_raspberry_pi_camera_gives_frames_in_opencv_s_colour_order(monkeypatch
     monkeypatch.setitem(sys.modules, "picamera2", module)
     src = open_source("picamera2")
     try:
-        item = None
-        deadline = time.monotonic() + 5
-        while item is None and time.monotonic() < deadline:
-            item = src.read(timeout=0.5)
+        item = first_frame(src)
         assert item is not None
         b, g, r = item[1][0, 0]
         assert (r, g, b) == FakePicamera2.SCENE_RGB     # red stays red for the colour analysis
@@ -195,10 +198,7 @@ def test_a_usb_camera_is_asked_for_the_picture_the_analyser_is_measured_at(monke
     monkeypatch.setattr(cv2, "VideoCapture", FakeV4L2Capture)
     src = open_source("/dev/video0")
     try:
-        item = None
-        deadline = time.monotonic() + 5
-        while item is None and time.monotonic() < deadline:
-            item = src.read(timeout=0.5)
+        item = first_frame(src)
         assert item is not None
         assert item[1].shape[:2] == (720, 1280), "not OpenCV's 640x480"
         assert src.fps == 60, "MJPEG's 60 fps, not YUYV's 10 at that size"

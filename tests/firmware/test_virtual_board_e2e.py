@@ -34,19 +34,9 @@ def test_scripted_break_through_the_real_firmware_reaches_the_state(tmp_path):
     script.write_text("".join(json.dumps(a) + "\n" for a in SCRIPT))
     broker = Mosquitto(tmp_path).start()
     port = free_port()
-    env = dict(os.environ)
-    env["MICROPYPATH"] = ".frozen:" + str(ROOT) + ":" + str(ROOT / "firmware")
-    log = open(tmp_path / "board.log", "wb")
-    board = subprocess.Popen([micropython_binary(), "-X", "heapsize=192K",
-                              str(ROOT / "firmware" / "vboard" / "run.py"), "--port", str(port),
-                              "--script", str(script)], cwd=ROOT, env=env, stdout=log,
-                             stderr=subprocess.STDOUT)
-    daemon = None
-    sub = None
+    board, log = start_board(tmp_path, port, "--script", str(script))
+    daemon = sub = None
     try:
-        def listening():
-            return b"listening" in (tmp_path / "board.log").read_bytes()
-        wait_for(listening, 10, what="the virtual board to listen")
         sub = Subscriber(broker.port)
         daemon = DaemonProc("socket://127.0.0.1:%d" % port, broker.url, "t1",
                             tmp_path / "journal").start()
@@ -65,14 +55,19 @@ def test_scripted_break_through_the_real_firmware_reaches_the_state(tmp_path):
         assert seqs == list(range(1, len(seqs) + 1))
         assert len([e for e in lines if e.get("src") == "board" and e["kind"] == 1]) == 2
     finally:
-        if daemon is not None:
-            daemon.stop()
-        if sub is not None:
-            sub.close()
-        board.terminate()
-        board.wait(10)
-        log.close()
-        broker.stop()
+        stop_all(daemon, sub, board, log, broker)
+
+
+def stop_all(daemon, sub, board, log, broker):
+    """The end of a test, whatever it got to: the daemon, the subscriber, the board, the broker."""
+    if daemon is not None:
+        daemon.stop()
+    if sub is not None:
+        sub.close()
+    board.terminate()
+    board.wait(10)
+    log.close()
+    broker.stop()
 
 
 def start_board(tmp_path, port, *args, cfg=None):
@@ -123,11 +118,4 @@ def test_a_board_that_cannot_be_built_tells_the_daemon_why_and_its_loop_rate(tmp
         line = [ln for ln in daemon.output().splitlines() if "pin 2 shorted" in ln][0]
         assert "WARNING fault:" in line and '"fault": "crash"' in line, line
     finally:
-        if daemon is not None:
-            daemon.stop()
-        if sub is not None:
-            sub.close()
-        board.terminate()
-        board.wait(10)
-        log.close()
-        broker.stop()
+        stop_all(daemon, sub, board, log, broker)

@@ -36,7 +36,8 @@ def event(seq, t_us, kind, index, value):
                          "value": value, "flags": 0})
 
 
-def test_the_loop_never_reads_a_board_entry(tmp_path, monkeypatch):
+def watch_board_entries(monkeypatch):
+    """Every board entry the link's session makes is Watched from here on: who reads it is noted."""
     real = session_mod.Session.on_frame
 
     def on_frame(self, f, now, wall=None):
@@ -46,6 +47,10 @@ def test_the_loop_never_reads_a_board_entry(tmp_path, monkeypatch):
         return d
     monkeypatch.setattr(session_mod.Session, "on_frame", on_frame)
     Watched.readers = []
+
+
+def test_the_loop_never_reads_a_board_entry(tmp_path, monkeypatch):
+    watch_board_entries(monkeypatch)
     clock = [100.0]
     d = Daemon("tp", "loop://", journal_dir=str(tmp_path / "journal"), outputs=[], quiet_s=3.0,
                clock=lambda: clock[0])
@@ -73,15 +78,7 @@ def test_the_loop_never_reads_a_board_entry(tmp_path, monkeypatch):
 
 def test_a_motion_board_entry_is_read_by_the_same_parts(tmp_path, monkeypatch):
     """With a motion sensor the shot is the board's to end; still nothing in the loop reads an entry."""
-    real = session_mod.Session.on_frame
-
-    def on_frame(self, f, now, wall=None):
-        d = real(self, f, now, wall)
-        if d.get("entry") is not None:
-            d["entry"] = Watched(d["entry"])
-        return d
-    monkeypatch.setattr(session_mod.Session, "on_frame", on_frame)
-    Watched.readers = []
+    watch_board_entries(monkeypatch)
     d = Daemon("tq", "loop://", journal_dir=str(tmp_path / "journal"), outputs=[])
     d.start_journal()
     d.handle_bytes(codec.encode({"type": HELLO, "seq": 0, "boot_id": 6, "proto": 1, "fw_major": 1,
