@@ -8,7 +8,6 @@ script did on the table. Issue 16: a board that cannot be built tells the daemon
 import json
 import os
 import subprocess
-import time
 
 import pytest
 
