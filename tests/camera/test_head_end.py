@@ -135,3 +135,25 @@ def test_with_head_at_names_the_head_where_asked():
     assert ends.with_head_at(c, "left") == c
     with pytest.raises(ValueError):
         ends.with_head_at(c, "bottom")
+
+
+def test_a_table_upright_in_the_picture_is_named_from_its_head_too(turned):
+    """A camera turned a quarter round (the table's length down the picture): the same table
+    places at the same spots of the table, the head end at the bottom."""
+    import cv2
+    import numpy as np
+    from host.camera.analyse import Analyser
+    path = turned[0]
+    cap = cv2.VideoCapture(path)
+    ok, frame = cap.read()
+    cap.release()
+    assert ok
+    flat, upright = Analyser(table="7ft"), Analyser(table="7ft")
+    flat.feed(0.0, frame)
+    upright.feed(0.0, cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE))
+    assert upright.head_end["image_side"] == "bottom"
+    h = frame.shape[0]
+    for x, y in SHOT.values():
+        u, v = flat.view.mm_to_px([(x, y)])[0]
+        expect = np.array([h - 1 - v, u])          # where the quarter turn takes that pixel
+        assert np.hypot(*(upright.view.mm_to_px([(x, y)])[0] - expect)) < 4.0
