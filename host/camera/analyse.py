@@ -412,6 +412,7 @@ class Analyser:
 SPOT_PATCH_MM = 60       # the foot spot is looked for this far around its place (the corners' error)
 SPOT_COVER_MM = BALL_R_MM + 15.0    # a ball centre this near the place hides the spot
 SPOT_MASK_MM = BALL_R_MM + 30.0     # the filter's answer this near a ball is the ball's
+SPOT_MAX_MM2 = 700.0     # a spot is ~15 mm across (~180 mm^2); a ball's light top is larger
 
 
 def _covered(pts, x, y):
@@ -436,11 +437,38 @@ def spot_response(gray, view, x, y, balls=()):
     for bx, by in balls:               # a ball's edge is no spot
         dog[np.hypot(gx - bx, gy - by) < SPOT_MASK_MM] = np.nan
     inner = dog[30:-30, 30:-30]
-    inner = inner[np.isfinite(inner)]
-    if inner.size < 100:
+    if np.count_nonzero(np.isfinite(inner)) < 100:
         return None
-    spread = float(np.median(np.abs(inner - np.median(inner)))) * 1.4826 + 0.2
-    return float(inner.max() - np.median(inner)) / spread
+    r, c = np.unravel_index(np.nanargmax(inner), inner.shape)
+    vals = inner[np.isfinite(inner)]
+    spread = float(np.median(np.abs(vals - np.median(vals)))) * 1.4826 + 0.2
+    response = float(inner[r, c] - np.median(vals)) / spread
+    if response >= ends.SPOT_NONE and not _on_cloth(patch[30:-30, 30:-30], r, c):
+        return None                    # a ball the detector missed (a light one, an 8's white disc)
+    return response
+
+
+def _on_cloth(patch, r, c):
+    """The light blob at (r, c) of the patch (1 mm a pixel) is a mark on the cloth: small
+    (under SPOT_MAX_MM2 of pixels joined to it lighter than halfway from the patch's median
+    to its light there) and ringed by cloth (12-28 mm around it as light as the patch's
+    median, give or take its noise): not a ball's light top, nor the white disc of a dark
+    ball's number."""
+    import cv2
+    p = cv2.blur(patch, (5, 5))
+    base = float(np.median(p))
+    top = float(p[r, c])
+    if top <= base:
+        return False
+    mask = (p > base + 0.5 * (top - base)).astype(np.uint8)
+    _, lab = cv2.connectedComponents(mask)
+    if np.count_nonzero(lab == lab[r, c]) > SPOT_MAX_MM2:
+        return False
+    yy, xx = np.indices(p.shape)
+    d = np.hypot(yy - r, xx - c)
+    ring = patch[(d >= 12) & (d <= 28)]
+    noise = float(np.median(np.abs(patch - np.median(patch)))) * 1.4826 + 1.0
+    return bool(ring.size) and abs(float(np.median(ring)) - float(np.median(patch))) < 4 * noise
 
 
 def drawing_scale(table, corners_px):
