@@ -35,17 +35,27 @@ def first_frame(seed, generator):
     bands = make_set.plan(seed)
     traj = make_set.trajectory_for(seed, bands, generator)
     scene = scene_for(seed, traj.table_mm, fps=bands["fps"], light=bands["light"], cloth=bands["cloth"])
-    img, _ = Renderer(traj, scene, seed).render_frame(0)
+    r = Renderer(traj, scene, seed)
+    img, _ = r.render_frame(0)
     return img, {"head_end": scene.to_json()["head_end"], "game": bands["game"], "kind": bands["kind"],
-                 "light": bands["light"]}
+                 "light": bands["light"], "corners_px": r.corners_px()}
 
 
-def decide_on(frame, game=None):
-    """The analyser's head end for a picture whose first frame is `frame`."""
+TABLE_OFF_PX = 25.0      # found corners farther than this from the truth's: the table was not found
+
+
+def decide_on(frame, game=None, corners_px=None):
+    """The analyser's head end for a picture whose first frame is `frame`, and whether the
+    table it found is the truth's (`corners_px`, either way round)."""
+    import numpy as np
     from host.camera.analyse import Analyser
+    from host.camera import ends
     a = Analyser(game=game)
     a.feed(0.0, frame)
-    return a.head_end
+    found = np.asarray(a.found["corners_px"], dtype=float)
+    truth = np.asarray(corners_px, dtype=float)
+    off = min(np.hypot(*(found - t).T).max() for t in (truth, np.asarray(ends.half_turn(truth))))
+    return a.head_end, off <= TABLE_OFF_PX
 
 
 def verdict(head, truth_side):
@@ -62,12 +72,14 @@ def cmd_frames(args):
             raise SystemExit("held-out seeds (>= 100000) are not for tuning")
         img, truth = first_frame(seed, args.generator)
         try:
-            head = decide_on(img, truth["game"])
+            head, table_ok = decide_on(img, truth["game"], truth["corners_px"])
         except ValueError as e:
             print("seed %d: %s" % (seed, e))
             continue
         v = verdict(head, truth["head_end"])
-        print("seed %5d %-9s %-5s %-5s head %-5s -> %-5s %-7s %.2f %s" % (
+        if not table_ok:
+            v += ", table off"
+        print("seed %5d %-9s %-5s %-5s head %-5s -> %-5s %-18s %.2f %s" % (
             seed, truth["game"], truth["kind"], truth["light"], truth["head_end"], head["image_side"], v,
             head["confidence"], head["found_by"]), flush=True)
         for key in ("all", truth["kind"], truth["game"], "%s %s" % (truth["kind"], truth["game"]),
@@ -75,12 +87,13 @@ def cmd_frames(args):
             counts[key][v] += 1
             if v == "default" and truth["head_end"] == "left":
                 counts[key]["default, right by luck"] += 1
-    print("\n| band | clips | right | wrong | default (of which head left) |")
-    print("|---|---|---|---|---|")
+    print("\n| band | clips | right | wrong | default (of which head left) | table not found (right / wrong / default) |")
+    print("|---|---|---|---|---|---|")
     for key, c in counts.items():
-        n = c["right"] + c["wrong"] + c["default"]
-        print("| %s | %d | %d | %d | %d (%d) |" % (key, n, c["right"], c["wrong"], c["default"],
-                                                   c["default, right by luck"]))
+        n = sum(c[k] for k in ("right", "wrong", "default"))
+        off = [c[k + ", table off"] for k in ("right", "wrong", "default")]
+        print("| %s | %d | %d | %d | %d (%d) | %d / %d / %d |" % (
+            key, n + sum(off), c["right"], c["wrong"], c["default"], c["default, right by luck"], *off))
 
 
 def median(v):
