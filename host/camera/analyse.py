@@ -409,8 +409,8 @@ class Analyser:
         return facts
 
 
-SPOT_PATCH_MM = 35       # the foot spot is looked for this far around its place (the found
-                         # corners put it within ~10 mm of its place on development footage)
+SPOT_PATCH_MM = 45       # the foot spot is looked for this far around its place (the found
+                         # corners put it within ~10 mm at 720p, ~30 mm at 360p)
 SPOT_COVER_MM = BALL_R_MM + 15.0    # a ball centre this near the place hides the spot
 SPOT_MASK_MM = BALL_R_MM + 30.0     # the filter's answer this near a ball is the ball's
 SPOT_MAX_MM2 = 700.0     # a spot is ~15 mm across (~180 mm^2); a ball's light top is larger
@@ -442,8 +442,8 @@ def spot_response(gray, view, x, y, balls=()):
         return None
     r, c = np.unravel_index(np.nanargmax(inner), inner.shape)
     if min(r, c) < 2 or max(r, c) > inner.shape[0] - 3:
-        return None                    # the strongest answer at the window's edge: something
-                                       # larger beside the place (a ball's flank) drowns it
+        return 0.0                     # the strongest answer at the window's edge: something
+                                       # larger beside the place (a ball's flank), no mark on it
     vals = inner[np.isfinite(inner)]
     spread = float(np.median(np.abs(vals - np.median(vals)))) * 1.4826 + 0.2
     response = float(inner[r, c] - np.median(vals)) / spread
