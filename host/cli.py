@@ -104,6 +104,10 @@ def build_parser():
                    help="the camera's image pixels of the cushion-nose corners: head-left, head-right, "
                    "foot-right, foot-left (default: found in the picture; the calibration view /camera "
                    "shows them)")
+    r.add_argument("--camera-head", default=None, choices=["left", "right", "top", "bottom"],
+                   help="where the table's head end is in the camera's picture (default: told from the "
+                   "picture, a rack or the foot spot; the image's left when it shows neither); ignored "
+                   "with --camera-corners")
     r.add_argument("--camera-table", default="auto", metavar="SIZE",
                    help="the playing area the camera sees: 7ft, 8ft, 9ft or LENGTHxWIDTH in mm "
                    "(default auto: from the balls' size)")
@@ -490,7 +494,8 @@ def _camera_edge(args):
     except ValueError as e:
         print("billiards: --camera: %s" % e, file=sys.stderr)
         return None
-    return CameraEdge(args.camera, put=None, corners=corners, table=args.camera_table)
+    return CameraEdge(args.camera, put=None, corners=corners, table=args.camera_table,
+                      head=getattr(args, "camera_head", None))
 
 
 def client_id(table):

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from host.camera import detect, identity, shots, tracking
+from host.camera import detect, ends, identity, shots, tracking
 from host.camera.facts import add_start, set_second_contact
 from host.camera.geometry import BALL_R_MM, Lens, Table, View, TABLE_SIZES
 
@@ -52,8 +52,12 @@ class Analyser:
     """Offline or live analysis of one camera (see the module's docstring)."""
 
     def __init__(self, corners=None, table="auto", fps=60.0, clock="video", s_mm=S_MM_FINE,
-                 lens_k=None, palette=None, game=None):
+                 lens_k=None, palette=None, game=None, head=None):
         self.corners = None if corners is None else np.asarray(corners, dtype=float)
+        if head is not None and head not in ends.SIDES:
+            raise ValueError("head: one of %s, not %r" % (", ".join(ends.SIDES), head))
+        self.head = head             # where the head end is in the image (None: found)
+        self.head_end = None         # {"image_side", "found_by", "confidence"} once set up
         self.table_name = table
         self.fps = float(fps)
         self.clock = clock
@@ -76,7 +80,6 @@ class Analyser:
 
     # ---------------------------------------------------------------- set-up
     def _setup(self, frame):
-        import cv2
         from host.camera import table_finder
         h, w = frame.shape[:2]
         self._first = frame
@@ -84,7 +87,28 @@ class Analyser:
         self.found = found
         corners = found["corners_px"]
         lens = Lens((w, h), *found["lens_k"])
+        if self.corners is not None:
+            self.head_end = {"image_side": ends.head_side(corners), "found_by": "--corners",
+                             "confidence": 1.0}
+        elif self.head is not None:
+            corners = np.asarray(ends.with_head_at(corners, self.head), dtype=float)
+            self.head_end = {"image_side": self.head, "found_by": "--head", "confidence": 1.0}
         table = self._table(lens, corners)
+        balls = self._learn(frame, table, lens, corners)
+        if self.corners is None and self.head is None:
+            decision = ends.decide(self._ends_evidence(frame, balls))
+            if decision["turn"]:
+                corners = np.asarray(ends.half_turn(corners), dtype=float)
+                self._learn(frame, table, lens, corners)
+            self.head_end = {"image_side": ends.head_side(corners), "found_by": decision["found_by"],
+                             "confidence": decision["confidence"]}
+        found["corners_px"] = corners
+        self.ready = True
+
+    def _learn(self, frame, table, lens, corners):
+        """Set up the drawing, the bare cloth and the tracker for the table seen through
+        `lens` with `corners`; returns the first frame's ball candidates."""
+        import cv2
         self.view = View(table, lens, corners)
         self.table = table
         if self.s_mm is None:
@@ -97,14 +121,34 @@ class Analyser:
         ycc = detect.to_ycc(rect)
         self.smooth = detect.initial_cloth(ycc, self.geo.cloth_mask(inset_mm=0))
         bed = self.geo.cloth_mask(inset_mm=BALL_R_MM * 0.6)
-        balls = detect.candidates(detect.not_cloth(ycc, self.smooth), self.geo, bed)
+        self._score0 = detect.not_cloth(ycc, self.smooth)
+        balls = detect.candidates(self._score0, self.geo, bed)
         bed_open = self.geo.cloth_mask(inset_mm=0) & (255 - self._pockets_mask(110.0))
         self.cloth = detect.background(ycc, self.smooth, balls, self.geo.r_px, bed_open)
         self.tint = identity.light_tint(ycc, balls, self.geo.r_px,
                                         lambda c: self.cloth.img[int(c["row"]), int(c["col"]), 0])
         self._before = ycc
         self.tracker = tracking.Tracker(table, self.fps)
-        self.ready = True
+        return balls
+
+    def _ends_evidence(self, frame, balls):
+        """[(log-odds, words)] that the foot is at the far end of the finder's frame
+        (host/camera/ends.py): the balls lying in the first frame, the foot spot's mark."""
+        import cv2
+        L, W = self.table.length, self.table.width
+        pts = [(c["x"], c["y"]) for c in balls]
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        spots = [None if _covered(pts, x, W / 2) else spot_response(gray, self.view, x, W / 2, pts)
+                 for x in (0.75 * L, 0.25 * L)]
+        fills = [self._fill(ends.rack_footprint(L, W, far)) for far in (True, False)]
+        return [ends.rack_evidence(fills[0], fills[1], pts, L, W), ends.spot_evidence(*spots)]
+
+    def _fill(self, box):
+        """The share of the first frame's drawing in `box` (x0, x1, y0, y1 mm) not cloth."""
+        c0, r0 = self.geo.to_px(box[0], box[2])
+        c1, r1 = self.geo.to_px(box[1], box[3])
+        part = self._score0[max(0, int(r0)):max(0, int(r1)), max(0, int(c0)):max(0, int(c1))]
+        return float(np.mean(part > detect.NOT_CLOTH)) if part.size else 0.0
 
     def _table(self, lens, corners):
         if self.table_name not in (None, "auto"):
@@ -358,10 +402,77 @@ class Analyser:
         facts = shots.shot_facts(paths, self.table, t_start, t_end, self.fps, dropped=dropped,
                                  clock=self.clock, id_conf=id_conf)
         add_start(facts, paths, self.fps, id_conf)     # where the balls lay when it began
+        facts.head_end = self.head_end
         set_second_contact(facts, shots.second_contact(paths, t_start, self.fps, facts.first_contact,
                                                        facts.contact_t))
         self.tracker.trim(t_now - 1.0)
         return facts
+
+
+SPOT_PATCH_MM = 45       # the foot spot is looked for this far around its place (the found
+                         # corners put it within ~10 mm at 720p, ~30 mm at 360p)
+SPOT_COVER_MM = BALL_R_MM + 15.0    # a ball centre this near the place hides the spot
+SPOT_MASK_MM = BALL_R_MM + 30.0     # the filter's answer this near a ball is the ball's
+SPOT_MAX_MM2 = 700.0     # a spot is ~15 mm across (~180 mm^2); a ball's light top is larger
+
+
+def _covered(pts, x, y):
+    return any(math.hypot(p[0] - x, p[1] - y) < SPOT_COVER_MM for p in pts)
+
+
+def spot_response(gray, view, x, y, balls=()):
+    """How strongly a small light mark (a spot, ~15 mm across) stands out of the cloth near
+    table point (x, y): the best of a 15 mm box's mean less the 45 mm box's around it, over
+    a patch drawn at 1 mm a pixel, in units of the cloth's noise (the patch's spread of the
+    same filter), away from the `balls` (x, y) near it. A real spot is some tens; bare
+    cloth a few. None when balls cover most of the patch."""
+    import cv2
+    n = SPOT_PATCH_MM + 30
+    xs = np.arange(-n, n + 1, 1.0)
+    gx, gy = np.meshgrid(xs + x, xs + y)
+    px = view.mm_to_px(np.stack([gx.ravel(), gy.ravel()], axis=1))
+    mx = px[:, 0].reshape(gx.shape).astype(np.float32)
+    my = px[:, 1].reshape(gx.shape).astype(np.float32)
+    patch = cv2.remap(gray, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    dog = cv2.blur(patch, (15, 15)) - cv2.blur(patch, (45, 45))
+    for bx, by in balls:               # a ball's edge is no spot
+        dog[np.hypot(gx - bx, gy - by) < SPOT_MASK_MM] = np.nan
+    inner = dog[30:-30, 30:-30]
+    if np.count_nonzero(np.isfinite(inner)) < 100:
+        return None
+    r, c = np.unravel_index(np.nanargmax(inner), inner.shape)
+    if min(r, c) < 2 or max(r, c) > inner.shape[0] - 3:
+        return 0.0                     # the strongest answer at the window's edge: something
+                                       # larger beside the place (a ball's flank), no mark on it
+    vals = inner[np.isfinite(inner)]
+    spread = float(np.median(np.abs(vals - np.median(vals)))) * 1.4826 + 0.2
+    response = float(inner[r, c] - np.median(vals)) / spread
+    if response >= ends.SPOT_NONE and not _on_cloth(patch[30:-30, 30:-30], r, c):
+        return None                    # a ball the detector missed (a light one, an 8's white disc)
+    return response
+
+
+def _on_cloth(patch, r, c):
+    """The light blob at (r, c) of the patch (1 mm a pixel) is a mark on the cloth: small
+    (under SPOT_MAX_MM2 of pixels joined to it lighter than halfway from the patch's median
+    to its light there) and ringed by cloth (12-28 mm around it as light as the patch's
+    median, give or take its noise): not a ball's light top, nor the white disc of a dark
+    ball's number."""
+    import cv2
+    p = cv2.blur(patch, (5, 5))
+    base = float(np.median(p))
+    top = float(p[r, c])
+    if top <= base:
+        return False
+    mask = (p > base + 0.5 * (top - base)).astype(np.uint8)
+    _, lab = cv2.connectedComponents(mask)
+    if np.count_nonzero(lab == lab[r, c]) > SPOT_MAX_MM2:
+        return False
+    yy, xx = np.indices(p.shape)
+    d = np.hypot(yy - r, xx - c)
+    ring = patch[(d >= 12) & (d <= 28)]
+    noise = float(np.median(np.abs(patch - np.median(patch)))) * 1.4826 + 1.0
+    return bool(ring.size) and abs(float(np.median(ring)) - float(np.median(patch))) < 4 * noise
 
 
 def drawing_scale(table, corners_px):

@@ -1,4 +1,4 @@
-"""`billiards camera analyse VIDEO [--corners "x,y x,y x,y x,y"] [--table SIZE] [--game G] --json`."""
+"""`billiards camera analyse VIDEO [--corners "x,y x,y x,y x,y" | --head SIDE] [--table SIZE] [--game G] --json`."""
 import json
 import sys
 
@@ -12,6 +12,10 @@ def add_parser(sub):
     a.add_argument("--corners", metavar='"x,y x,y x,y x,y"',
                    help="image pixels of the playing area's cushion-nose corners: head-left, "
                    "head-right, foot-right, foot-left (default: found in the picture)")
+    a.add_argument("--head", choices=["left", "right", "top", "bottom"],
+                   help="where the table's head end is in the picture (default: told from the "
+                   "picture, a rack or the foot spot; the image's left when it shows neither); "
+                   "ignored with --corners, which name the head already")
     a.add_argument("--table", default="auto", metavar="SIZE",
                    help="playing area: 7ft, 8ft, 9ft or LENGTHxWIDTH in mm (default auto: "
                    "from the balls' size against the table's)")
@@ -53,7 +57,7 @@ def cmd_analyse(args, out=None):
         print("billiards camera analyse: %s" % e, file=sys.stderr)
         return 2
     analyser = Analyser(corners=corners, table=args.table, fps=src.fps, clock="video",
-                        game=getattr(args, "game", None))
+                        game=getattr(args, "game", None), head=getattr(args, "head", None))
     shots = []
     try:
         for t, frame in src:
@@ -64,6 +68,12 @@ def cmd_analyse(args, out=None):
         return 2
     finally:
         src.close()
+    head = analyser.head_end
+    if head is not None and head["found_by"] not in ("--corners", "--head"):
+        print("billiards camera analyse: the head end is at the image's %s (%s, confidence %.2f)%s" % (
+            head["image_side"], head["found_by"], head["confidence"],
+            "; give --head if it is not" if head["found_by"].startswith("assumed") else ""),
+            file=sys.stderr)
     if args.facts:
         out.write(json.dumps([live_dict(f) for f in shots], indent=1) + "\n")
     elif args.json:

@@ -36,10 +36,13 @@ ANALYSER_GAMES = {"eight-ball": "eightball", "nine-ball": "nineball", "straight-
 
 class CameraEdge:
     def __init__(self, spec, put, corners=None, table="auto", clock=time.monotonic, stall_s=2.0,
-                 open_source=None, paced=True):
+                 open_source=None, paced=True, head=None):
         self.spec = spec
         self.put = put                  # Inbox.put: False when the daemon's queue is full
         self.corners = corners
+        self.head = head                # where the head end is in the picture (None: told from it)
+        self.head_seen = None           # ... as the picture told it surely once: an analyser made
+                                        # again (new light, a failure) keeps it (no rack then)
         self.table = table
         self.clock = clock
         self.stall_s = stall_s
@@ -208,7 +211,7 @@ class CameraEdge:
         from host.camera.analyse import Analyser
         if self.analyser is None and (self.retry_at is None or t >= self.retry_at):
             self.analyser = Analyser(corners=self.corners, table=self.table, fps=self.fps or 30.0, clock="host",
-                                     game=self.game)
+                                     game=self.game, head=self.head or self.head_seen)
         if self.analyser is None:
             return []
         fresh = not self.analyser.ready
@@ -220,6 +223,13 @@ class CameraEdge:
             return self._failed(t, "camera_error", e)
         if fresh and self.analyser.ready:
             self.detector.set_reference(thumb)     # `camera_moved` against the picture the table was found in
+            head = self.analyser.head_end
+            if head is not None and head["found_by"] not in ("--head", "--corners") and \
+                    not head["found_by"].startswith("assumed"):
+                self.head_seen = head["image_side"]
+            if head is not None:
+                log.info("camera %s: the head end is at the image's %s (%s, confidence %.2f)",
+                         self.spec, head["image_side"], head["found_by"], head["confidence"])
         self.failure = None
         return shots
 

@@ -3,7 +3,7 @@
 * `cli_record(facts)`: the offline analyser's JSON object (docs/camera.md, "The CLI"):
   {"t_start", "t_end", "first_contact", "railed_after_contact",
    "object_balls_railed_on_break", "pocketed", "rest_mm", "start_mm", "second_contact",
-   "second_contact_after_ms"}.
+   "second_contact_after_ms", "head_end"}.
 * `live_dict(facts)`: what the daemon journals and the referee reads, every fact with a
   confidence (docs/camera.md, "Live facts").
 
@@ -36,7 +36,7 @@ class CameraFacts:
                  "contact_t", "railed", "railed_conf", "is_break", "break_railed",
                  "break_conf", "pocketed", "pocketed_conf", "rest", "rest_conf",
                  "identity_conf", "lost", "notes", "start", "start_conf", "cue_reach",
-                 "cue_reach_conf", "second_contact", "second_after", "second_conf")
+                 "cue_reach_conf", "second_contact", "second_after", "second_conf", "head_end")
 
     def __init__(self, t_start, t_end, clock="video"):
         self.t_start = float(t_start)
@@ -64,6 +64,8 @@ class CameraFacts:
         self.second_contact = None         # the next object ball the cue ball touched, or None
         self.second_after = None           # ... this long (s) after the first contact
         self.second_conf = 0.0
+        self.head_end = None               # {"image_side", "found_by", "confidence"}: the frame's
+                                           # head end in the picture (host/camera/ends.py)
 
 
 def _r(v, nd=3):
@@ -83,6 +85,7 @@ def cli_record(f):
         "start_mm": {str(b): [_r(p[0], 1), _r(p[1], 1)] for b, p in sorted(f.start.items())},
         "second_contact": f.second_contact,
         "second_contact_after_ms": _ms(f.second_after) if f.second_contact is not None else None,
+        "head_end": None if f.head_end is None else dict(f.head_end),
     }
 
 

@@ -10,7 +10,9 @@
    few centimetres inside the outline; the strongest step along each side is its nose.
 4. The corners are where neighbouring noses meet (the pockets cut the real corners
    away), ordered head-left, head-right, foot-right, foot-left with the head at the
-   image's left (the camera's usual hanging; a rack found later may turn it round).
+   image's left (the camera's usual hanging), or at its top for a table that stands
+   upright in the picture; the analyser then tells the ends apart (host/camera/ends.py)
+   and may turn them round.
 
 5. The lens again, from the noses: the outline's sides are only roughly straight (dim
    corners, the pockets' cut-outs), and a wide lens bends the picture more than the
@@ -138,6 +140,15 @@ def quad_from_sides(sides, lens):
     return np.array(pts)
 
 
+def _upright(quad):
+    """The quadrilateral (top-left, bottom-left, bottom-right, top-right) is taller than wide:
+    the table's length runs down the picture."""
+    q = np.asarray(quad, dtype=float)
+    down = np.hypot(*(q[1] - q[0])) + np.hypot(*(q[2] - q[3]))
+    across = np.hypot(*(q[3] - q[0])) + np.hypot(*(q[2] - q[1]))
+    return down > across
+
+
 def find_noses(bgr, lens, outer_ideal, s_mm=2.0):
     """Ideal-pixel corners of the noses, from the brightness step inside the outline.
 
@@ -207,6 +218,8 @@ def find_table(bgr, corners=None, lens_k=None):
     outer = quad_from_sides(sides, lens)
     if outer is None:
         raise ValueError("no table outline found in the picture: give --corners")
+    if _upright(outer):              # the table stands upright in the picture: its head at the top
+        outer = outer[[3, 0, 1, 2]]
     noses = find_noses(bgr, lens, outer)
     if noses is None:
         raise ValueError("no cushion noses found in the picture: give --corners")

@@ -46,7 +46,7 @@ def legal_break(game, rec, pocketed):
     return n >= 4
 
 
-def analyse_clip(video, truth, auto=False, s_mm=None):
+def analyse_clip(video, truth, auto=False, s_mm=None, head=None):
     from host.camera.analyse import Analyser
     from host.camera.facts import cli_record
     from host.camera.sources import FileSource
@@ -55,6 +55,8 @@ def analyse_clip(video, truth, auto=False, s_mm=None):
     table = "auto" if auto else "%gx%g" % tuple(truth["table_mm"])
     game = truth.get("bands", {}).get("game") or truth.get("source", {}).get("game")
     kw = {} if s_mm is None else {"s_mm": s_mm}
+    if head is not None:
+        kw["head"] = head
     a = Analyser(corners=corners, table=table, fps=src.fps, game=game, **kw)
     t0 = time.process_time()
     w0 = time.time()

@@ -9,7 +9,7 @@ from tests.camera.synth import ToyCamera, ToyTable, film
 
 KEYS = {"t_start", "t_end", "first_contact", "railed_after_contact",
         "object_balls_railed_on_break", "pocketed", "rest_mm", "start_mm",
-        "second_contact", "second_contact_after_ms"}
+        "second_contact", "second_contact_after_ms", "head_end"}
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +36,7 @@ def test_json_is_a_list_of_shots_with_the_documented_fields(clip, capsys):
     assert isinstance(shots, list) and len(shots) == 1
     shot = shots[0]
     assert set(shot) == KEYS
+    assert shot["head_end"]["found_by"] == "--corners" and shot["head_end"]["image_side"] == "left"
     assert shot["first_contact"] == 3
     assert shot["second_contact"] is None and shot["second_contact_after_ms"] is None   # 3 alone
     assert all(isinstance(b, int) for b in shot["railed_after_contact"] + shot["pocketed"])

@@ -101,7 +101,7 @@ def test_live_record_carries_confidences_and_the_cli_record_does_not():
     rec = cli_record(facts)
     assert set(rec) == {"t_start", "t_end", "first_contact", "railed_after_contact",
                         "object_balls_railed_on_break", "pocketed", "rest_mm", "start_mm",
-                        "second_contact", "second_contact_after_ms"}
+                        "second_contact", "second_contact_after_ms", "head_end"}
     assert rec["object_balls_railed_on_break"] is None
     assert abs(rec["rest_mm"]["3"][0] - (1000 + _dist(1000, 500, 10))) < 3
 

@@ -334,9 +334,11 @@ def truth_path(video_path):
 
 
 def render_clip(traj, video_path, seed, fps=None, light=None, cloth=None, size=None, players=True,
-                frames_truth=True, bands=None, progress=False):
-    """Render `traj` with the scene of `seed` (forced bands as given). -> (truth, seconds)."""
-    scene = scene_for(seed, traj.table_mm, fps=fps, light=light, cloth=cloth, size=size)
+                frames_truth=True, bands=None, progress=False, head_right=None):
+    """Render `traj` with the scene of `seed` (forced bands as given; `head_right`: the camera
+    turned 180 degrees or not, None: as the seed draws it). -> (truth, seconds)."""
+    scene = scene_for(seed, traj.table_mm, fps=fps, light=light, cloth=cloth, size=size,
+                      head_right=head_right)
     r = Renderer(traj, scene, seed, players=players)
     return r.render(video_path, bands, frames_truth, progress)
 
