@@ -18,6 +18,7 @@ def build_parser():
     p = argparse.ArgumentParser(prog="billiards",
                                 description="The referee inside a smart pool table.")
     from host.outputs import _version         # the version Home Assistant and …/info show
+    from host.camera.ends import SIDES as HEAD_SIDES   # pure: no OpenCV is imported for it
     p.add_argument("--version", action="version", version="billiards-referee %s" % _version())
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="run the daemon for one table")
@@ -104,7 +105,7 @@ def build_parser():
                    help="the camera's image pixels of the cushion-nose corners: head-left, head-right, "
                    "foot-right, foot-left (default: found in the picture; the calibration view /camera "
                    "shows them)")
-    r.add_argument("--camera-head", default=None, choices=["left", "right", "top", "bottom"],
+    r.add_argument("--camera-head", default=None, choices=list(HEAD_SIDES),
                    help="where the table's head end is in the camera's picture (default: told from the "
                    "picture, a rack or the foot spot; the image's left when it shows neither); ignored "
                    "with --camera-corners")

@@ -2,6 +2,8 @@
 import json
 import sys
 
+from host.camera.ends import SIDES
+
 
 def add_parser(sub):
     """The `camera` subcommand and its `analyse` (host/cli.py calls this)."""
@@ -12,7 +14,7 @@ def add_parser(sub):
     a.add_argument("--corners", metavar='"x,y x,y x,y x,y"',
                    help="image pixels of the playing area's cushion-nose corners: head-left, "
                    "head-right, foot-right, foot-left (default: found in the picture)")
-    a.add_argument("--head", choices=["left", "right", "top", "bottom"],
+    a.add_argument("--head", choices=list(SIDES),
                    help="where the table's head end is in the picture (default: told from the "
                    "picture, a rack or the foot spot; the image's left when it shows neither); "
                    "ignored with --corners, which name the head already")

@@ -31,6 +31,15 @@ def play_shots(board, stop):
         time.sleep(0.1)
 
 
+def stop_table(stop, board, daemon, link, subscriber):
+    """The end of a test, whatever it got to: the shots, the board, the daemon, the pty, the ears."""
+    stop.set()
+    board.stop()
+    daemon.stop()
+    link.close()
+    subscriber.close()
+
+
 def flood(port, topic, seconds):
     """Publish `{}` to `topic` as fast as paho lets one client, for `seconds`; the number published."""
     return flood_names(port, "", [topic], seconds)
@@ -84,11 +93,7 @@ def test_a_command_flood_does_not_stop_the_board_being_read(tmp_path, broker):
         assert sent > 10 * len(kept)
         assert d.proc.poll() is None, d.output()[-2000:]
     finally:
-        stop.set()
-        board.stop()
-        d.stop()
-        link.close()
-        subscriber.close()
+        stop_table(stop, board, d, link, subscriber)
 
 
 def flood_names(port, prefix, names, seconds):
@@ -216,8 +221,4 @@ def test_after_a_flood_the_broker_serves_the_table_again(tmp_path, broker):
             phone.close()
         assert d.proc.poll() is None
     finally:
-        stop.set()
-        board.stop()
-        d.stop()
-        link.close()
-        subscriber.close()
+        stop_table(stop, board, d, link, subscriber)
