@@ -39,6 +39,12 @@ CUE_GAP_FRAMES = 4       # the cue ball unseen longer than this: where it went i
 NEAR_MM = 60.0           # its seen path this near contact with a ball that moved: it may have
                          # touched it (a smeared, fast cue ball's centre is off by a few cm)
 BREAK_CLUSTER = 8        # object balls touching in one cluster: a racked table, a break
+NEAR_MISS_MM = 6.0       # a cue ball passing a ball by this margin: "no contact" at 0.82
+REACH_LEAD_S = 0.15      # the cue ball within contact reach of a ball at most this before it moved
+SKIRT_MM = 30.0          # a ball seen this near a cushion line with no hit found may have met it
+UNSEEN_FRAMES = 2.5      # a ball unseen longer than this while moving may have met a cushion then
+SEEN_NOT_RAILED = 0.9    # seen all the way, never near a cushion: it met none
+UNSURE_NOT_RAILED = 0.6  # ... near one, or out of sight on the way: a person's call
 
 
 class Path:
@@ -149,13 +155,16 @@ def first_contact(paths, rests, t_start, fps):
         elif on[0] >= t_start - 1.0 / fps:
             movers[b] = on
     frame = 1.0 / fps
-    reach = {b: cue_reaches(cue, rests[b], t_start, movers[b][0] + 3 * frame) for b in movers}
+    # The cue ball reached a ball just before it moved: an approach long before (it passed by,
+    # and the ball moved when something else came) is not its contact.
+    reach = {b: cue_reaches(cue, rests[b], t_start, movers[b][0] + 3 * frame,
+                            t_from=movers[b][0] - REACH_LEAD_S) for b in movers}
     for b, on in nudged.items():  # ... so it counts only where the cue ball reached it
-        r = cue_reaches(cue, rests[b], t_start, on[0] + 3 * frame, tol=3.0)
+        r = cue_reaches(cue, rests[b], t_start, on[0] + 3 * frame, tol=3.0, t_from=on[0] - REACH_LEAD_S)
         if r is not None:
             movers[b], reach[b] = on, r
     if not movers:
-        return None, _no_contact_conf(cue, rests, t_start), None, []
+        return None, _no_contact_conf(cue, rests, t_start, fps), None, []
     valid = {b: reach[b] for b in movers
              if reach[b] is not None and movers[b][0] >= reach[b] - 2.5 * frame}
     notes = []
@@ -259,22 +268,27 @@ def second_contact(paths, t_start, fps, first, t_first):
     return ball, max(0.0, t - t_first), conf
 
 
-def cue_reaches(cue, rest, t_start, t_until, tol=6.0):
+def cue_reaches(cue, rest, t_start, t_until, tol=6.0, t_from=None):
     """When the cue ball's path first came within contact (2R + tol) of a ball resting at
-    `rest`, between t_start and t_until; None if it did not. Between two observations the
-    ball is taken to go straight on with the velocity it came in with (a contact turns it
-    away, so the chord between them would cut the corner)."""
+    `rest`, between t_start (or `t_from`, if later) and t_until; None if it did not. Between
+    two observations the ball is taken to go straight on with the velocity it came in with (a
+    contact turns it away, so the chord between them would cut the corner); a ball that came
+    in at rest (its last step within the centroid's noise) goes along the chord: the noise's
+    direction is no heading (it once sent a cue ball struck away from a ball into it)."""
     if cue is None or rest is None:
         return None
     sel = (cue.t >= t_start - 0.2) & (cue.t <= t_until)
     t, x, y = cue.t[sel], cue.x[sel], cue.y[sel]
     r = 2 * R + tol
+    t_from = t_start - 0.2 if t_from is None else max(t_from, t_start - 0.2)
     for k in range(len(t)):
-        if math.hypot(x[k] - rest[0], y[k] - rest[1]) <= r:
+        if t[k] >= t_from and math.hypot(x[k] - rest[0], y[k] - rest[1]) <= r:
             return float(t[k])
         if k + 1 >= len(t):
             break
-        if k >= 1:
+        if t[k + 1] < t_from:
+            continue
+        if k >= 1 and math.hypot(x[k] - x[k - 1], y[k] - y[k - 1]) >= MOVE_MM:
             vx, vy = (x[k] - x[k - 1]) / (t[k] - t[k - 1]), (y[k] - y[k - 1]) / (t[k] - t[k - 1])
         else:
             vx, vy = (x[k + 1] - x[k]) / (t[k + 1] - t[k]), (y[k + 1] - y[k]) / (t[k + 1] - t[k])
@@ -283,13 +297,43 @@ def cue_reaches(cue, rest, t_start, t_until, tol=6.0):
         if v < 1.0:
             continue
         ent = _ray_entries((x[k], y[k]), (vx / v, vy / v), [rest], r)[0][0]
-        if ent <= max(step, v * (t[k + 1] - t[k])) * 1.2:
+        if ent <= max(step, v * (t[k + 1] - t[k])) * 1.2 and t[k] + ent / v >= t_from:
             return float(t[k] + ent / v)
     return None
 
 
-def _no_contact_conf(cue, rests, t_start):
-    return 0.9 if cue is not None and len(cue) else 0.5
+def _no_contact_conf(cue, rests, t_start, fps):
+    """How sure "the cue ball touched no ball" is, when no ball it reached moved: sure (0.9) of
+    a cue ball seen all the way that passed every ball by a clear margin; less the nearer it
+    passed one (a centre seen 3-4 mm off: a near miss within a few mm is a person's call), and
+    a guess where it went unseen on its way (it may have touched a ball there)."""
+    if cue is None or not len(cue):
+        return 0.5
+    sel = cue.t >= t_start - 1.0 / fps
+    t, x, y = cue.t[sel], cue.x[sel], cue.y[sel]
+    if len(t) < 2:
+        return 0.5
+    steps = np.hypot(np.diff(x), np.diff(y))
+    moving = steps > MOVE_MM
+    if np.any(moving & (np.diff(t) > CUE_GAP_FRAMES / fps + 1e-9)):
+        return 0.6
+    margin = math.inf
+    for b, rest in rests.items():
+        if b == 0 or rest is None:
+            continue
+        margin = min(margin, _closest(x, y, rest) - 2 * R)
+    return min(SEEN_NOT_RAILED, sure(margin, NEAR_MISS_MM)) if margin < math.inf else SEEN_NOT_RAILED
+
+
+def _closest(x, y, p):
+    """The closest the polyline through (x, y) comes to point p."""
+    px, py = p
+    if len(x) == 1:
+        return math.hypot(x[0] - px, y[0] - py)
+    ax, ay, dx, dy = x[:-1], y[:-1], np.diff(x), np.diff(y)
+    L2 = dx * dx + dy * dy
+    u = np.clip(((px - ax) * dx + (py - ay) * dy) / np.where(L2 > 0, L2, 1.0), 0.0, 1.0)
+    return float(np.min(np.hypot(ax + u * dx - px, ay + u * dy - py)))
 
 
 def _line_fit_at(ts, ds, t_eval):
@@ -449,6 +493,36 @@ def _dedupe(hits, gap=0.05):
     return out
 
 
+def unrailed_conf(path, table, fps, t_end, dropped=False):
+    """How sure the camera is that a ball it found no cushion hit for met none.
+
+    Sure (SEEN_NOT_RAILED) only when it was seen all the way: never within SKIRT_MM of a
+    cushion line nor in a pocket's mouth unless it dropped there (a hit in a crowd, or a
+    glancing one, can hide in a rebound of a few mm), never out of sight for longer than
+    UNSEEN_FRAMES while it could have gone to a cushion and back, and seen until the shot
+    ended or it dropped. A break's verdict counts the balls the camera is sure of: one ball
+    wrongly sure of "no cushion" makes a legal break a foul (held-7's three wrong break
+    verdicts were of this kind)."""
+    t, x, y = path.t, path.x, path.y
+    if len(t) < 2 or (not dropped and t[-1] < t_end - UNSEEN_FRAMES / fps):
+        return UNSURE_NOT_RAILED
+    L, W = table.length, table.width
+    d = np.minimum(np.minimum(x - R, (L - R) - x), np.minimum(y - R, (W - R) - y))
+    for k in np.nonzero(d < SKIRT_MM)[0]:
+        if not (dropped and table.near_pocket(x[k], y[k], margin=25.0)):
+            return UNSURE_NOT_RAILED
+    frame = 1.0 / fps
+    for k in np.nonzero(np.diff(t) > UNSEEN_FRAMES * frame + 1e-9)[0]:
+        v = 0.0
+        for j in (k - 1, k, k + 1):
+            if 0 <= j < len(t) - 1:
+                v = max(v, math.hypot(x[j + 1] - x[j], y[j + 1] - y[j]) / max(t[j + 1] - t[j], 1e-6))
+        # Out and back while unseen: half the way to the nearer cushion line and half back.
+        if v * (t[k + 1] - t[k]) / 2 >= min(d[k], d[k + 1]) - RAIL_MM:
+            return UNSURE_NOT_RAILED
+    return SEEN_NOT_RAILED
+
+
 def _left_rest(path, rest, t_from):
     """When the ball left `rest` after `t_from` (the cue ball: when it was struck), or
     None if it never did: only a ball that moved can have met a cushion in the shot."""
@@ -515,7 +589,8 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
             railed.append(b)
             conf[b] = sure(max(h[2] for h in hits), 3.0)
         else:
-            conf[b] = 0.9
+            conf[b] = unrailed_conf(p.window(left - 0.5 / fps, t_end + 0.5), table, fps, t_end,
+                                    dropped=b in dropped)
     f.railed = sorted(railed)
     f.railed_conf = conf
     if f.is_break:
@@ -536,4 +611,6 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
     if id_conf:
         used = [id_conf.get(b, 1.0) for b in paths]
         f.identity_conf = min(used) if used else 1.0
+        if f.first_contact is not None:
+            f.first_identity_conf = min(id_conf.get(f.first_contact, 1.0), id_conf.get(0, 1.0))
     return f

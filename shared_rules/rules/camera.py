@@ -154,7 +154,8 @@ def normal_facts(f):
         return None
     fc = f.get("first_contact")
     if not (isinstance(fc, dict) and (fc.get("ball") is None or _ball(fc.get("ball")))
-            and _num(fc.get("confidence"), 0, 1)):
+            and _num(fc.get("confidence"), 0, 1)
+            and (fc.get("identity_confidence") is None or _num(fc.get("identity_confidence"), 0, 1))):
         return None
     railed, pocketed = _balls_with(f.get("railed_after_contact")), _balls_with(f.get("pocketed"))
     rest, lost = _rest(f.get("rest_mm")), _balls(f.get("lost", []))
@@ -183,7 +184,11 @@ def normal_facts(f):
                                and _num(second.get("after_ms"), 0, 60000)
                                and _num(second.get("confidence"), 0, 1))):
         return None
-    return {"first_contact": {"ball": fc["ball"], "confidence": fc["confidence"]},
+    # The first ball's own identity (and the cue ball's) when the analyser gives it (newer ones
+    # do); else the least sure of every ball's, as before.
+    fid = fc.get("identity_confidence")
+    return {"first_contact": {"ball": fc["ball"], "confidence": fc["confidence"],
+                              "identity_confidence": f["identity_confidence"] if fid is None else fid},
             "start_mm": start,
             "cue_reach_mm": None if reach is None else {"x": reach["x"], "confidence": reach["confidence"]},
             "second_contact": None if second is None else {"ball": second["ball"], "after_ms": second["after_ms"],
@@ -530,7 +535,7 @@ def decide(g, shot, facts, table_mm=None, as_it_lies=False):
             shot["camera"]["simultaneous"] = [first, facts["second_contact"]["ball"]]
             used.append("simultaneous")
     elif not (g["game"] == "eight-ball" and shot["break"]):
-        if fc["confidence"] < MIN_CONFIDENCE or (first is not None and facts["identity_confidence"] < MIN_CONFIDENCE):
+        if fc["confidence"] < MIN_CONFIDENCE or (first is not None and fc["identity_confidence"] < MIN_CONFIDENCE):
             unsure.append("first_contact")
         else:
             legal = legal_first(g, shot)

@@ -11,13 +11,16 @@ fps) with the number of shots, never only the average:
 
 * first contact right, of the shots where one happened (and "none" right where none did);
 * legal-break verdict right (eight-ball: a ball pocketed or >= 4 object balls railed;
-  nine-ball: a ball pocketed or >= 4 balls railed, the cue ball may be one; the pocket
+  nine-ball: a ball pocketed or >= 4 balls railed, the cue ball may be one; 14.1: a ball
+  pocketed, or the cue ball and >= 2 object balls railed (until 2026-12-03 this benchmark
+  held 14.1 to eight-ball's four, and called right 14.1 verdicts wrong); the pocket
   beams say what dropped, so truth's pocketed stands for them);
 * the set of balls railed after contact exactly right; pocketed exactly right;
 * rest positions: median and p99 error (mm);
 * speed: frames analysed per second and x real time (decode included), peak memory;
 * what the referee would make of it (shared_rules/rules/camera.py on each shot's live facts, at
-  its confidence of 0.85): for the first contact, the legal break without a ball down and "a
+  its confidence of 0.85, after its check against the pocket beams, which name every drop
+  here): for the first contact, the legal break without a ball down and "a
   cushion after the contact", how many shots it decides right, decides wrong (a wrong verdict:
   what must never happen) and leaves to a person.
 """
@@ -41,8 +44,11 @@ def legal_break(game, rec, pocketed):
         return None
     if pocketed:
         return True
+    cue = 0 in rec.get("railed_after_contact", [])
     if game == "nineball":
-        return n + (1 if 0 in rec.get("railed_after_contact", []) else 0) >= 4
+        return n + (1 if cue else 0) >= 4
+    if game == "straight":           # SP.BREAK, a safe break: the cue ball and two object balls
+        return cue and n >= 2
     return n >= 4
 
 
@@ -89,8 +95,13 @@ def referee_use(game, ts, s):
     on_table = sorted({int(b) for b in ts["rest_mm"]} | set(ts["pocketed"]))
     g = {"game": REFEREE_GAMES.get(game, game), "on_table": [b for b in on_table if b != 0]}
     is_break = ts["object_balls_railed_on_break"] is not None
-    shot = {"break": is_break}
-    if facts is None:              # the shot not seen: whatever the truth asks is a person's
+    # The beams, as the live referee has them: every drop named (rules/camera.py trusts facts
+    # that agree with them only).
+    shot = {"break": is_break, "pocketed": [[b, None] for b in ts["pocketed"] if b != 0],
+            "cue_pocketed": 0 in ts["pocketed"]}
+    if facts is not None and rules.beams_disagree(g, shot, facts):
+        facts = None
+    if facts is None:              # the shot not seen or not used: whatever the truth asks is a person's
         keys = [] if game == "eightball" and is_break else ["first"]
         if is_break and not [b for b in ts["pocketed"] if b != 0]:
             keys.append("break")
@@ -100,7 +111,7 @@ def referee_use(game, ts, s):
     fc = facts["first_contact"]
     if not (game == "eightball" and is_break):
         sure = fc["confidence"] >= rules.MIN_CONFIDENCE and (
-            fc["ball"] is None or facts["identity_confidence"] >= rules.MIN_CONFIDENCE)
+            fc["ball"] is None or fc["identity_confidence"] >= rules.MIN_CONFIDENCE)
         out["first"] = "person" if not sure else ("right" if fc["ball"] == ts["first_contact"] else "wrong")
     if is_break and not [b for b in ts["pocketed"] if b != 0]:
         ok = rules.break_rails(g, shot, facts)
@@ -159,6 +170,9 @@ def score_clip(truth, shots):
             errs.append(((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2) ** 0.5 if q else float("inf"))
         row["rest_err"] = errs
         row["referee"] = referee_use(game, ts, None if not row["found"] else s)
+        live = s.get("_live") or {}
+        row["confidence"] = {k: live.get(k) for k in ("first_contact", "identity_confidence", "break",
+                                                      "railed_after_contact", "lost", "notes")}
         row["detail"] = {"truth": {k: ts[k] for k in ("first_contact", "railed_after_contact",
                                                        "pocketed", "object_balls_railed_on_break")},
                          "seen": {k: s[k] for k in ("first_contact", "railed_after_contact",

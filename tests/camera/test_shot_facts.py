@@ -336,3 +336,81 @@ def test_a_ball_rolling_straight_at_a_corner_pocket_s_centre_at_an_angle_drops_c
     assert clean.first_contact == 5 and clean.pocketed == [5]
     assert 5 not in clean.railed
     assert 5 in shot(25.0).railed
+
+
+def _stops_short_of_the_head_cushion(gap_mm, unseen=()):
+    """Ball 5 rolls towards the head cushion and stops `gap_mm` short of touching it (its
+    centre R + gap_mm from the line); observations whose index is in `unseen` are missing."""
+    n = 150
+    start = (900.0, 635.0)
+    run = start[0] - (R + gap_mm)          # stops right there: v^2 = 2 a s
+    pts = rolling(start, 180, math.sqrt(2 * 500.0 * run), 0.5, n)
+    p = path(pts)
+    keep = np.array([i not in unseen for i in range(n)])
+    return shots.Path(p.t[keep], p.x[keep], p.y[keep])
+
+
+def test_a_ball_that_stops_just_short_of_a_cushion_is_not_surely_unrailed():
+    far = shots.unrailed_conf(_stops_short_of_the_head_cushion(200.0), TABLE, FPS, 2.4)
+    near = shots.unrailed_conf(_stops_short_of_the_head_cushion(10.0), TABLE, FPS, 2.4)
+    assert far >= 0.85 > near
+
+
+def test_a_ball_out_of_sight_on_its_way_is_not_surely_unrailed():
+    # Unseen over its last 200 mm, stopping 40 mm short of the cushion: it could have gone
+    # there and back while unseen. The same ball seen all the way is sure.
+    seen = _stops_short_of_the_head_cushion(40.0)
+    assert shots.unrailed_conf(seen, TABLE, FPS, 2.4) >= 0.85
+    stop_x = R + 40.0
+    hide = {i for i in range(len(seen)) if 1.0 < seen.x[i] - stop_x < 200.0}
+    hidden = _stops_short_of_the_head_cushion(40.0, unseen=hide)
+    assert len(hidden) < len(seen) - 20
+    assert shots.unrailed_conf(hidden, TABLE, FPS, 2.4) < 0.85
+    # ... and one whose track ends before the balls stopped (not in a pocket) is no sure "no".
+    lost = shots.Path(seen.t[:60], seen.x[:60], seen.y[:60])
+    assert shots.unrailed_conf(lost, TABLE, FPS, 2.4) < 0.85
+
+
+def test_a_break_with_a_ball_unsure_of_its_cushion_is_left_to_a_person():
+    # Three object balls surely railed, one that stopped 10 mm short of a cushion: the
+    # referee may not call the break illegal for want of a fourth.
+    from shared_rules.rules import camera as rules
+    facts = {"railed_after_contact": {"balls": [1, 2, 3], "confidence": {
+        "1": 0.99, "2": 0.99, "3": 0.99, "4": shots.unrailed_conf(
+            _stops_short_of_the_head_cushion(10.0), TABLE, FPS, 2.4)}}}
+    g = {"game": "eight-ball", "on_table": [1, 2, 3, 4]}
+    assert rules.break_rails(g, {"break": True, "pocketed": []}, facts) is None
+    facts["railed_after_contact"]["confidence"]["4"] = shots.unrailed_conf(
+        _stops_short_of_the_head_cushion(200.0), TABLE, FPS, 2.4)
+    assert rules.break_rails(g, {"break": True, "pocketed": []}, facts) is False
+
+
+def test_a_ball_beside_the_cue_ball_that_moves_long_after_the_stroke_is_not_hit_first():
+    # The cue ball lies 70 mm from the 5 (beyond contact) and its centroid flickers towards it
+    # just before it is struck away at 3000 mm/s into the 3; the 5 moves a second later (the
+    # cue ball came back to it off the cushions). The 3 was hit first.
+    n = 240
+    cue_pts = [(800.0, 500.0)] * 30 + [(800.0 - 0.8, 500.0 + 0.6)]
+    cue_pts += [(800.0 + 3000.0 * (i + 1) / FPS, 500.0) for i in range(n - len(cue_pts))]
+    cue_pts = [(min(x, 1400.0 - 2 * R), y) for x, y in cue_pts]
+    cue = path(cue_pts)
+    t_stroke = 31 / FPS
+    t_hit = t_stroke + (1400.0 - 2 * R - 800.0) / 3000.0
+    b3 = path(rolling((1400.0, 500.0), 0, 2500, t_hit, n))
+    b5 = path(rolling((800.0 - 56.0, 500.0 + 42.0), 90, 800, t_stroke + 1.0, n))
+    facts = shots.shot_facts({0: cue, 3: b3, 5: b5}, TABLE, t_stroke, 3.9, FPS)
+    assert facts.first_contact == 3
+
+
+def test_no_contact_is_sure_only_of_a_clear_miss_seen_all_the_way():
+    n = 100
+    cue = path(rolling((600, 635), 0, 2000, 0.3, n), noise=0.5)
+    near = shots.shot_facts({0: cue, 4: path([(1000, 635 + 2 * R + 3)] * n, seed=3)}, TABLE, 0.3, 1.6, FPS)
+    clear = shots.shot_facts({0: cue, 4: path([(1000, 635 + 2 * R + 40)] * n, seed=3)}, TABLE, 0.3, 1.6, FPS)
+    assert near.first_contact is None and clear.first_contact is None
+    assert near.first_contact_conf < 0.85 <= clear.first_contact_conf
+    # The same clear miss with the cue ball unseen for 8 frames on its way: not sure.
+    keep = np.array([not (30 <= i < 38) for i in range(n)])
+    hidden = shots.Path(cue.t[keep], cue.x[keep], cue.y[keep])
+    unseen = shots.shot_facts({0: hidden, 4: path([(1000, 635 + 2 * R + 40)] * n, seed=3)}, TABLE, 0.3, 1.6, FPS)
+    assert unseen.first_contact is None and unseen.first_contact_conf < 0.85

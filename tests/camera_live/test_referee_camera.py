@@ -172,6 +172,19 @@ def test_an_unsure_identity_leaves_the_first_contact_to_a_person():
     assert foul_codes(t) == [] and t.state["camera"]["last_shot"]["unsure"] == ["first_contact"]
 
 
+def test_the_first_ball_s_own_identity_decides_not_the_least_sure_ball_s():
+    # The 5 and the cue ball surely named, a ball elsewhere on the table not (a stripe whose band
+    # is hidden): the foul is called. The 5 itself unsure: a person, whatever the others are.
+    t = nine_ball_after_break()
+    t.shot(rails=2, camera="before", first=5, id_conf=0.2, first_id=0.95, railed=(5,),
+           followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
+    assert foul_codes(t) == ["wrong_first_contact"]
+    t = nine_ball_after_break()
+    t.shot(rails=2, camera="before", first=5, id_conf=0.99, first_id=0.6, railed=(5,),
+           followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
+    assert foul_codes(t) == [] and t.state["camera"]["last_shot"]["unsure"] == ["first_contact"]
+
+
 def test_a_fault_during_the_shot_means_the_camera_is_not_used():
     t = nine_ball_after_break()
     t0 = t.t
