@@ -586,9 +586,58 @@ def _left_behind(tracks, found, fps):
         if best is None or tb < best[0].t[0]:
             best = (b, v, d[0])
     if best is None:
-        return tracks, found
+        return _taken_over(tracks, found, fps) or (tracks, found)
     b, v, d0 = best
     return _leap_joined(tracks, cue, rest, b, v, d0, fps) or (tracks, found)
+
+
+def _taken_over(tracks, found, fps):
+    """(tracks, found) with a cue ball struck into the track of the stick's tip, or None.
+
+    The tip lies a few cm behind the ball while the player lines up (its track astir then:
+    practice strokes; no ball moves before a stroke); struck, the ball leaves and the tip follows through, so the tracker may
+    give the ball's next places to the tip's track, the nearest, and the tip's to the
+    ball's. The ball's track is then its own up to the stroke and the tip's from the
+    observation that, within a frame's roll of its rest, recedes from it at a stroke's
+    speed; the two tracks' other observations are the tip's."""
+    cue, rest, onset = found
+    frame = 1.0 / fps
+    best = None
+    for b in tracks:
+        if b is cue or not b.confirmed or len(b.t) < 6 or not _astir_before(b, onset[0]):
+            continue
+        for k in range(1, len(b.t) - 2):
+            if b.t[k] < onset[0] - LEAP_BEFORE_S:
+                continue
+            if b.t[k] > onset[0] + 2 * frame + 1e-9:
+                break
+            d = [math.hypot(b.x[k + i] - rest[0], b.y[k + i] - rest[1]) for i in range(3)]
+            if d[0] > 2 * BALL_R_MM + tracking.V_MAX * frame or not d[0] < d[1] < d[2]:
+                continue
+            v = (d[2] - d[0]) / max(b.t[k + 2] - b.t[k], 1e-6)
+            if v < STRUCK_MM_S or v < _speed_near(cue, b.t[k], b.t[k + 2]):
+                continue
+            if best is None or b.t[k] < best[0].t[best[1]]:
+                best = (b, k, v, d[0])
+            break
+    if best is None:
+        return None
+    b, k, v, d0 = best
+    key = max(tr.key for tr in tracks) + 1
+    tip = tracking.split_at(b, k)
+    ball = tracking.split_at(b, k, tail=True, key=key)
+    joined = _leap_joined([tr for tr in tracks if tr is not b] + [tip, ball], cue, rest, ball, v, d0, fps)
+    return joined
+
+
+def _astir_before(tr, t, span=0.5, mm=20.0):
+    """`tr` moved more than `mm` in the `span` s before `t`: no ball does before a stroke
+    (they lie still), the stick, the hand and the arm do."""
+    pts = [(x, y) for tt, x, y in zip(tr.t, tr.x, tr.y) if t - span <= tt < t]
+    if len(pts) < 2:
+        return False
+    x0, y0 = pts[0]
+    return max(math.hypot(x - x0, y - y0) for x, y in pts) > mm
 
 
 def _leap_joined(tracks, a, rest, b, v, d0, fps):

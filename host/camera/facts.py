@@ -56,7 +56,7 @@ class CameraFacts:
         self.rest = {}                     # ball -> (x, y) mm
         self.rest_conf = {}
         self.identity_conf = 1.0           # the least sure ball identity of those used
-        self.first_identity_conf = None    # ... of the first contact's ball and the cue ball
+        self.first_identity_conf = None    # ... of the first contact's ball
         self.lost = []                     # balls out of sight when the shot ended
         self.notes = []                    # short words on what lowered a confidence
         self.start = {}                    # ball -> (x, y) mm where it lay when the cue ball moved

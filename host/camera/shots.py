@@ -612,5 +612,7 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
         used = [id_conf.get(b, 1.0) for b in paths]
         f.identity_conf = min(used) if used else 1.0
         if f.first_contact is not None:
-            f.first_identity_conf = min(id_conf.get(f.first_contact, 1.0), id_conf.get(0, 1.0))
+            # The cue ball is the ball that was struck, whatever it looks like (a track joined
+            # across the stroke carries the tip's looks too): the first ball's own looks.
+            f.first_identity_conf = id_conf.get(f.first_contact, 1.0)
     return f
