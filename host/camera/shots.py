@@ -164,7 +164,10 @@ def first_contact(paths, rests, t_start, fps):
         if r is not None:
             movers[b], reach[b] = on, r
     if not movers:
-        return None, _no_contact_conf(cue, rests, t_start, fps), None, []
+        conf = _no_contact_conf(cue, rests, t_start, fps)
+        if _unseen_at_stroke(paths, t_start):   # a ball the cue ball may have met unseen
+            return None, min(conf, UNSURE_NOT_RAILED), None, ["a ball was out of sight at the stroke"]
+        return None, conf, None, []
     valid = {b: reach[b] for b in movers
              if reach[b] is not None and movers[b][0] >= reach[b] - 2.5 * frame}
     notes = []
@@ -186,6 +189,13 @@ def first_contact(paths, rests, t_start, fps):
         return None, 0.7, None, notes
     notes.append("no ball the cue ball reached moved: first mover %d" % order[0])
     return order[0], 0.55, movers[order[0]][0], notes
+
+
+def _unseen_at_stroke(paths, t_start):
+    """The object balls not seen lying still before the stroke (first seen after it: a red
+    ball on burgundy cloth in dim light, a ball under the arm): what they did then is unknown."""
+    return [b for b, p in paths.items()
+            if b != 0 and (not len(p) or p.t[0] > t_start - SETTLED_S)]
 
 
 def _relayed(paths, rests, movers, t_start, frame):
@@ -573,12 +583,16 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
     f.is_break = is_racked(rests)
     t_from = f.contact_t if f.contact_t is not None else None
     railed, conf = [], {}
+    unseen = set(_unseen_at_stroke(paths, t_start))
     for b, p in paths.items():
         if t_from is None:
             break
         left = _left_rest(p, rests.get(b), t_from - 0.5 / fps)
+        late = b in unseen
         if left is None:
-            conf[b] = 0.9         # it never left its place: a ball by a cushion that flickers
+            # It never left its place (a ball by a cushion that flickers), if it was seen there
+            # before the stroke; first seen after it, it may have come there off a cushion.
+            conf[b] = UNSURE_NOT_RAILED if late else SEEN_NOT_RAILED
             continue
         others = [q for c, q in paths.items() if c != b]
         hits = [h for h in cushion_hits(p.window(left - 0.5 / fps, t_end + 0.5), table, others)
@@ -588,6 +602,8 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
         if hits:
             railed.append(b)
             conf[b] = sure(max(h[2] for h in hits), 3.0)
+        elif late:
+            conf[b] = UNSURE_NOT_RAILED
         else:
             conf[b] = unrailed_conf(p.window(left - 0.5 / fps, t_end + 0.5), table, fps, t_end,
                                     dropped=b in dropped)

@@ -549,7 +549,11 @@ def decide(g, shot, facts, table_mm=None, as_it_lies=False):
         (unsure if ok is None else used).append("break")
         shot["camera"]["break_rails"] = ok
     elif first is not None:
-        railed = rail_after_contact(g, shot, facts)
+        # "After the contact" needs the contact: one the camera is unsure happened there and then
+        # (a ball it guessed was hit) leaves the cushions to the piezos.
+        # (Two balls hit within SIMULTANEOUS_MS: the contact is sure, only its order is not.)
+        sure_contact = both is not None or fc["confidence"] >= MIN_CONFIDENCE
+        railed = rail_after_contact(g, shot, facts) if sure_contact else None
         (unsure if railed is None else used).append("rail")
         shot["rails_seen"] = railed
     if name_drops(g, shot, facts):

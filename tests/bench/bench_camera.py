@@ -118,7 +118,8 @@ def referee_use(game, ts, s):
         truth = legal_break(game, ts, [])
         out["break"] = "person" if ok is None else ("right" if ok == truth else "wrong")
     elif not is_break and fc["ball"] is not None:
-        railed = rules.rail_after_contact(g, shot, facts)
+        railed = (rules.rail_after_contact(g, shot, facts) if fc["confidence"] >= rules.MIN_CONFIDENCE
+                  else None)
         truth = bool(ts["railed_after_contact"])
         out["rail"] = "person" if railed is None else ("right" if railed == truth else "wrong")
     return out

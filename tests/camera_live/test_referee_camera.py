@@ -101,6 +101,15 @@ def test_no_cushion_after_the_contact_is_a_foul_though_the_piezos_heard_rails():
     assert foul_codes(t) == ["no_rail"] and t.state["shooter"] == 1
 
 
+def test_cushions_after_a_contact_the_camera_is_unsure_of_are_the_piezos():
+    # The camera guessed the 1 was hit (a first mover, 0.55) and saw no cushion after: "after
+    # the contact" has no sure contact to count from, so the piezos' rail stands; no foul.
+    t = nine_ball_after_break()
+    t.shot(rails=1, camera="before", first=1, first_conf=0.55, railed=(), followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
+    assert foul_codes(t) == [] and t.state["shooter"] == 1
+    assert set(t.state["camera"]["last_shot"]["unsure"]) == {"first_contact", "rail"}
+
+
 def test_a_cushion_the_piezos_missed_is_no_foul():
     t = nine_ball_after_break()
     t.shot(rails=0, camera="before", first=1, railed=(1,), followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
@@ -162,7 +171,7 @@ def test_an_unsure_first_contact_is_left_to_a_person_and_said():
            followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
     assert foul_codes(t) == []
     unsure = [e for e in t.events if e.get("unsure")]
-    assert unsure[0]["unsure"] == ["first_contact"] and "first ball hit" in unsure[0]["text"]["en"]
+    assert unsure[0]["unsure"] == ["first_contact", "rail"] and "first ball hit" in unsure[0]["text"]["en"]
     assert unsure[0]["text"]["ru"]
 
 
