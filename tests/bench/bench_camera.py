@@ -111,7 +111,7 @@ def referee_use(game, ts, s):
     fc = facts["first_contact"]
     if not (game == "eightball" and is_break):
         sure = fc["confidence"] >= rules.MIN_CONFIDENCE and (
-            fc["ball"] is None or fc["identity_confidence"] >= rules.MIN_CONFIDENCE)
+            fc["ball"] is None or fc.get("identity_confidence", facts["identity_confidence"]) >= rules.MIN_CONFIDENCE)
         out["first"] = "person" if not sure else ("right" if fc["ball"] == ts["first_contact"] else "wrong")
     if is_break and not [b for b in ts["pocketed"] if b != 0]:
         ok = rules.break_rails(g, shot, facts)
