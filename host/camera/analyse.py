@@ -577,14 +577,11 @@ def _left_behind(tracks, found, fps):
         tb = b.t[0]
         if not (onset[0] - LEAP_BEFORE_S <= tb <= onset[0] + 2 * frame + 1e-9):
             continue
-        d = [math.hypot(b.x[k] - rest[0], b.y[k] - rest[1]) for k in range(3)]
-        if d[0] > 2 * BALL_R_MM + tracking.V_MAX * frame or not d[0] < d[1] < d[2]:
-            continue
-        v = (d[2] - d[0]) / max(b.t[2] - b.t[0], 1e-6)
-        if v < STRUCK_MM_S or v < _speed_near(cue, tb, b.t[2]):
+        leaves = _struck_away(b, 0, rest, cue, frame)
+        if leaves is None:
             continue
         if best is None or tb < best[0].t[0]:
-            best = (b, v, d[0])
+            best = (b,) + leaves
     if best is None:
         return _taken_over(tracks, found, fps) or (tracks, found)
     b, v, d0 = best
@@ -595,9 +592,9 @@ def _taken_over(tracks, found, fps):
     """(tracks, found) with a cue ball struck into the track of the stick's tip, or None.
 
     The tip lies a few cm behind the ball while the player lines up (its track astir then:
-    practice strokes; no ball moves before a stroke); struck, the ball leaves and the tip follows through, so the tracker may
-    give the ball's next places to the tip's track, the nearest, and the tip's to the
-    ball's. The ball's track is then its own up to the stroke and the tip's from the
+    practice strokes; no ball moves before a stroke); struck, the ball leaves and the tip
+    follows through, so the tracker may give the ball's next places to the tip's track, the
+    nearest, and the tip's to the ball's. The ball's track is then its own up to the stroke and the tip's from the
     observation that, within a frame's roll of its rest, recedes from it at a stroke's
     speed; the two tracks' other observations are the tip's."""
     cue, rest, onset = found
@@ -611,14 +608,11 @@ def _taken_over(tracks, found, fps):
                 continue
             if b.t[k] > onset[0] + 2 * frame + 1e-9:
                 break
-            d = [math.hypot(b.x[k + i] - rest[0], b.y[k + i] - rest[1]) for i in range(3)]
-            if d[0] > 2 * BALL_R_MM + tracking.V_MAX * frame or not d[0] < d[1] < d[2]:
-                continue
-            v = (d[2] - d[0]) / max(b.t[k + 2] - b.t[k], 1e-6)
-            if v < STRUCK_MM_S or v < _speed_near(cue, b.t[k], b.t[k + 2]):
+            leaves = _struck_away(b, k, rest, cue, frame)
+            if leaves is None:
                 continue
             if best is None or b.t[k] < best[0].t[best[1]]:
-                best = (b, k, v, d[0])
+                best = (b, k) + leaves
             break
     if best is None:
         return None
@@ -626,8 +620,20 @@ def _taken_over(tracks, found, fps):
     key = max(tr.key for tr in tracks) + 1
     tip = tracking.split_at(b, k)
     ball = tracking.split_at(b, k, tail=True, key=key)
-    joined = _leap_joined([tr for tr in tracks if tr is not b] + [tip, ball], cue, rest, ball, v, d0, fps)
-    return joined
+    return _leap_joined([tr for tr in tracks if tr is not b] + [tip, ball], cue, rest, ball, v, d0, fps)
+
+
+def _struck_away(b, k, rest, cue, frame):
+    """(v, d0) if track `b` from its observation k on is a ball struck from `rest`: first seen
+    within a frame's roll of it (d0 mm off), receding over the next two at a stroke's speed v,
+    faster than the cue ball's old track went then; else None."""
+    d = [math.hypot(b.x[k + i] - rest[0], b.y[k + i] - rest[1]) for i in range(3)]
+    if d[0] > 2 * BALL_R_MM + tracking.V_MAX * frame or not d[0] < d[1] < d[2]:
+        return None
+    v = (d[2] - d[0]) / max(b.t[k + 2] - b.t[k], 1e-6)
+    if v < STRUCK_MM_S or v < _speed_near(cue, b.t[k], b.t[k + 2]):
+        return None
+    return v, d[0]
 
 
 def _astir_before(tr, t, span=0.5, mm=20.0):

@@ -248,15 +248,7 @@ def _cue_came_near(cue, rest, t_start, t_until, frame):
     ts = np.concatenate(([t_start], t, [t_until]))
     if len(t) < 2 or np.max(np.diff(ts)) > CUE_GAP_FRAMES * frame + 1e-9:
         return True
-    px, py = rest
-    for k in range(len(t) - 1):
-        ax, ay, bx, by = x[k], y[k], x[k + 1], y[k + 1]
-        dx, dy = bx - ax, by - ay
-        L2 = dx * dx + dy * dy
-        u = 0.0 if L2 <= 0 else min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / L2))
-        if math.hypot(ax + u * dx - px, ay + u * dy - py) <= 2 * R + NEAR_MM:
-            return True
-    return False
+    return _closest(x, y, rest) <= 2 * R + NEAR_MM
 
 
 def second_contact(paths, t_start, fps, first, t_first):
@@ -595,7 +587,8 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
             conf[b] = UNSURE_NOT_RAILED if late else SEEN_NOT_RAILED
             continue
         others = [q for c, q in paths.items() if c != b]
-        hits = [h for h in cushion_hits(p.window(left - 0.5 / fps, t_end + 0.5), table, others)
+        seen = p.window(left - 0.5 / fps, t_end + 0.5)
+        hits = [h for h in cushion_hits(seen, table, others)
                 if h[0] >= left - 0.5 / fps]
         if b in dropped and t_from - 0.5 / fps <= dropped[b] and _off_corner_axis(p, table, dropped[b]):
             hits.append((dropped[b], "jaw", 3.0))
@@ -605,8 +598,7 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
         elif late:
             conf[b] = UNSURE_NOT_RAILED
         else:
-            conf[b] = unrailed_conf(p.window(left - 0.5 / fps, t_end + 0.5), table, fps, t_end,
-                                    dropped=b in dropped)
+            conf[b] = unrailed_conf(seen, table, fps, t_end, dropped=b in dropped)
     f.railed = sorted(railed)
     f.railed_conf = conf
     if f.is_break:

@@ -184,8 +184,8 @@ def normal_facts(f):
                                and _num(second.get("after_ms"), 0, 60000)
                                and _num(second.get("confidence"), 0, 1))):
         return None
-    # The first ball's own identity (and the cue ball's) when the analyser gives it (newer ones
-    # do); else the least sure of every ball's, as before.
+    # The first ball's own identity when the analyser gives it (newer ones do); else the least
+    # sure of every ball's, as before.
     fid = fc.get("identity_confidence")
     return {"first_contact": {"ball": fc["ball"], "confidence": fc["confidence"],
                               "identity_confidence": f["identity_confidence"] if fid is None else fid},
