@@ -236,13 +236,19 @@ def _closed_by_server(s, timeout):
 def _streaming(socks, timeout=10):
     """Wait until every stream in `socks` has its first event (the server has taken it)."""
     for s in socks:
-        s.settimeout(timeout)
-        got = b""
-        while b"data:" not in got:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            got += chunk
+        _first_event(s, timeout)
+
+
+def _first_event(s, timeout):
+    """What a stream sent up to its first event (less if the server closed it first)."""
+    s.settimeout(timeout)
+    got = b""
+    while b"data:" not in got:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        got += chunk
+    return got
 
 
 def _open_count(socks):
@@ -293,6 +299,8 @@ def test_idle_slow_and_sleeping_clients_cannot_take_every_thread(table):
         streams = _hold(port, "127.0.0.4", server.STREAMS_PER_CLIENT, ev)
         _streaming(streams)                 # each one served (a loaded machine takes its time)
         streams += _hold(port, "127.0.0.4", 1, ev)
+        # Served first (a loaded machine takes its time), so its slot is taken before asking.
+        assert _first_event(streams[-1], 30).startswith(b"HTTP/1.1 200")
         assert _closed_by_server(streams[0], 10)
         # ... and at MAX_STREAMS the oldest of all: a phone opening the page now gets it live.
         for i in range(server.MAX_STREAMS):
