@@ -308,12 +308,15 @@ def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None):
     ry, rx = geo.ring
     kept = []
     r_px = geo.r_px
+    taken = np.zeros((h, wd), np.bool_)     # within 1.7 radius of a kept centre
+    disc = _disc(1.7 * r_px)
     for r, c in seeds:
-        if any((r - tr) ** 2 + (c - tc) ** 2 < (1.7 * r_px) ** 2 for tr, tc in kept):
+        if taken[r, c]:
             continue
         if (r, c) not in circle_set and _ring_free(w, r, c, ry, rx) < MIN_RING_FREE:
             continue              # a peak inside a blob (a circle may be: a rack's inner ball)
         kept.append((r, c))
+        _stamp(taken, r, c, disc)
         if len(kept) >= limit:
             break
     out = []
@@ -325,6 +328,27 @@ def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None):
                     "circle": (r, c) in circle_set,
                     "near_occluder": occluded is not None and _near(occluded, r, c, geo.near)})
     return out
+
+
+_DISCS = {}
+
+
+def _disc(radius):
+    """bool (2m+1) square: the integer offsets strictly within `radius` (made once)."""
+    if radius not in _DISCS:
+        m = int(np.ceil(radius))
+        y, x = np.mgrid[-m:m + 1, -m:m + 1]
+        _DISCS[radius] = (y * y + x * x) < radius * radius
+    return _DISCS[radius]
+
+
+def _stamp(mask, r, c, disc):
+    """mask |= disc centred on (r, c), clipped at the borders."""
+    m = disc.shape[0] // 2
+    h, w = mask.shape
+    r0, r1, c0, c1 = max(r - m, 0), min(r + m + 1, h), max(c - m, 0), min(c + m + 1, w)
+    if r0 < r1 and c0 < c1:
+        mask[r0:r1, c0:c1] |= disc[r0 - r + m:r1 - r + m, c0 - c + m:c1 - c + m]
 
 
 def _ring_free(w, r, c, ry, rx):
@@ -366,23 +390,28 @@ CENTROID_STEPS = 5       # re-centred until it moves under 0.1 px: from a circle
 
 def _centroid(w, c, r, r_px, grid, others=()):
     """Weighted centre of the not-cloth score within 1.25 radius of (c, r), counting only
-    pixels nearer to this ball than to its neighbours (a rack's balls touch), until it settles."""
+    pixels nearer to this ball than to its neighbours (a rack's balls touch), until it settles.
+    Nearer than every neighbour is nearer than the nearest: one comparison with the least of
+    their squared distances, worked out again only when the window moves a whole pixel."""
     h, wd = w.shape
     gy, gx = grid
     n = gy.shape[0] // 2
     cx, cy = float(c), float(r)
     rr = (1.25 * r_px) ** 2
+    window = None
     for _ in range(CENTROID_STEPS):
         c0, r0 = int(round(cx)), int(round(cy))
         if r0 - n < 0 or c0 - n < 0 or r0 + n >= h or c0 + n >= wd:
             break
-        patch = w[r0 - n:r0 + n + 1, c0 - n:c0 + n + 1]
+        if window != (c0, r0):
+            window = (c0, r0)
+            patch = w[r0 - n:r0 + n + 1, c0 - n:c0 + n + 1]
+            nearest = _nearest_other(gx, gy, c0, r0, others)
         dx, dy = gx + (c0 - cx), gy + (r0 - cy)
         d2 = dx * dx + dy * dy
         sel = d2 <= rr
-        for oc, orow in others:
-            ox, oy = gx + (c0 - oc), gy + (r0 - orow)
-            sel &= d2 < ox * ox + oy * oy
+        if nearest is not None:
+            sel &= d2 < nearest
         wt = patch * sel
         tot = float(wt.sum())
         if tot <= 0:
@@ -394,3 +423,14 @@ def _centroid(w, c, r, r_px, grid, others=()):
         if done:
             break
     return cx, cy
+
+
+def _nearest_other(gx, gy, c0, r0, others):
+    """Per pixel of the window about (c0, r0): the least squared distance to a neighbour's
+    centre (None without neighbours)."""
+    nearest = None
+    for oc, orow in others:
+        ox, oy = gx + (c0 - oc), gy + (r0 - orow)
+        o2 = ox * ox + oy * oy
+        nearest = o2 if nearest is None else np.minimum(nearest, o2, out=nearest)
+    return nearest
