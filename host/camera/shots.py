@@ -45,6 +45,8 @@ SKIRT_MM = 30.0          # a ball seen this near a cushion line with no hit foun
 UNSEEN_FRAMES = 2.5      # a ball unseen longer than this while moving may have met a cushion then
 SEEN_NOT_RAILED = 0.9    # seen all the way, never near a cushion: it met none
 UNSURE_NOT_RAILED = 0.6  # ... near one, or out of sight on the way: a person's call
+UNSURE_FIRST = 0.55      # a first contact that another ball's earlier motion contradicts
+EARLY_FRAMES = 1.5       # ... moving this many frames before it (a rack's balls go within one)
 
 
 class Path:
@@ -176,6 +178,10 @@ def first_contact(paths, rests, t_start, fps):
         first = order[0]
         gap = (valid[order[1]] - valid[first]) if len(order) > 1 else 10 * frame
         conf = sure(gap + frame, frame)
+        early = _moved_before(paths, rests, movers, first, t_start, frame)
+        if early is not None:
+            notes.append("ball %d moved before ball %d: the first contact is unsure" % (early, first))
+            conf = min(conf, UNSURE_FIRST)
         return first, conf, movers[first][0], notes
     relay = _relayed(paths, rests, movers, t_start, frame)
     if relay is not None:
@@ -189,6 +195,29 @@ def first_contact(paths, rests, t_start, fps):
         return None, 0.7, None, notes
     notes.append("no ball the cue ball reached moved: first mover %d" % order[0])
     return order[0], 0.55, movers[order[0]][0], notes
+
+
+def _moved_before(paths, rests, movers, first, t_start, frame):
+    """An object ball that was moving before `first` started to (more than EARLY_FRAMES
+    frames before), or None. Nothing moves an object ball before the cue ball's first
+    contact, so the first ball cannot be `first`: the cue ball's track followed a hand or
+    the stick while the real one went unseen, or the ball it met first was out of sight at
+    the stroke and is first seen rolling already."""
+    t_first = movers[first][0] - EARLY_FRAMES * frame
+    for b, on in movers.items():
+        if b != first and on[0] < t_first:
+            return b
+    for b in _unseen_at_stroke(paths, t_start):
+        p = paths[b]
+        if len(p) and p.t[0] < t_first and _rolling_when_seen(p):
+            return b
+    return None
+
+
+def _rolling_when_seen(p, span=0.1):
+    """A ball first seen already on its way: GO_MM from its first place within `span`."""
+    w = p.window(p.t[0], p.t[0] + span)
+    return bool(len(w) and np.max(np.hypot(w.x - w.x[0], w.y - w.y[0])) >= GO_MM)
 
 
 def _unseen_at_stroke(paths, t_start):
@@ -579,7 +608,11 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
     for b, p in paths.items():
         if t_from is None:
             break
-        left = _left_rest(p, rests.get(b), t_from - 0.5 / fps)
+        # An object ball moves only once the cue ball has met a ball: its rails count from the
+        # stroke, right even where the contact's time is wrong. The cue ball's count from the
+        # contact (a kick's cushion before it is none), so they are no surer than the contact.
+        t_b = t_from if b == 0 else t_start
+        left = _left_rest(p, rests.get(b), t_b - 0.5 / fps)
         late = b in unseen
         if left is None:
             # It never left its place (a ball by a cushion that flickers), if it was seen there
@@ -590,7 +623,7 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
         seen = p.window(left - 0.5 / fps, t_end + 0.5)
         hits = [h for h in cushion_hits(seen, table, others)
                 if h[0] >= left - 0.5 / fps]
-        if b in dropped and t_from - 0.5 / fps <= dropped[b] and _off_corner_axis(p, table, dropped[b]):
+        if b in dropped and t_b - 0.5 / fps <= dropped[b] and _off_corner_axis(p, table, dropped[b]):
             hits.append((dropped[b], "jaw", 3.0))
         if hits:
             railed.append(b)
@@ -599,6 +632,8 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
             conf[b] = UNSURE_NOT_RAILED
         else:
             conf[b] = unrailed_conf(seen, table, fps, t_end, dropped=b in dropped)
+    if 0 in conf:
+        conf[0] = min(conf[0], f.first_contact_conf)
     f.railed = sorted(railed)
     f.railed_conf = conf
     if f.is_break:

@@ -414,3 +414,44 @@ def test_no_contact_is_sure_only_of_a_clear_miss_seen_all_the_way():
     hidden = shots.Path(cue.t[keep], cue.x[keep], cue.y[keep])
     unseen = shots.shot_facts({0: hidden, 4: path([(1000, 635 + 2 * R + 40)] * n, seed=3)}, TABLE, 0.3, 1.6, FPS)
     assert unseen.first_contact is None and unseen.first_contact_conf < 0.85
+
+
+def test_a_first_contact_that_another_ball_moved_before_is_unsure():
+    # A hard break whose cue ball went unseen (a smear): its track stayed on the bridge hand by
+    # the head cushion, then jumped to a ball rolling into the 1 long after the 2 and the 3 had
+    # been sent off by the real cue ball. The 1 "reached first" cannot be the first contact, and
+    # "no cushion" for the cue ball, counted from that contact, is not sure either.
+    n = 180
+    t_stroke = 0.5
+    cue_pts = [(400.0, 600.0)] * 30 + [(60.0, 620.0)] * 42
+    cue_pts += [(1300.0 + 1000.0 * i / FPS, 600.0) for i in range(n - len(cue_pts))]
+    cue_pts = [(min(x, 1560.0 - 2 * R), y) for x, y in cue_pts]
+    b1 = path(rolling((1560.0, 600.0), 0, 800, 1.405, n), seed=1)
+    b2 = path(rolling((1000.0, 300.0), 270, 1500, 0.8, n), seed=2)
+    b3 = path(rolling((1030.0, 900.0), 90, 1500, 0.8, n), seed=3)
+    facts = shots.shot_facts({0: path(cue_pts), 1: b1, 2: b2, 3: b3}, TABLE, t_stroke, 2.9, FPS)
+    assert facts.first_contact == 1
+    assert facts.first_contact_conf < 0.85
+    assert any("moved before ball 1" in note for note in facts.notes)
+    assert 0 not in facts.railed and facts.railed_conf[0] < 0.85
+    # The 2 and the 3 met their cushions after the stroke: counted, whatever the contact's time.
+    assert {2, 3} <= set(facts.railed)
+
+
+def test_a_ball_first_seen_rolling_before_the_first_contact_makes_it_unsure():
+    # Dim light: the 7 was not seen lying before the stroke; the cue ball met it, then the 14.
+    # The 7 is first seen already rolling away, before the 14 moved: "the 14 first" is unsure.
+    n = 150
+    t_stroke = 0.5
+    cue = path(rolling((600.0, 600.0), 0, 3000, t_stroke, n, decel=1.0))
+    t_7 = t_stroke + (1000.0 - 2 * R - 600.0) / 3000.0
+    seen_7 = [(t, p) for t, p in zip(np.arange(n) / FPS, rolling((1000.0, 600.0), 300, 2500, t_7, n))
+              if t > t_7 + 0.5 / FPS]
+    b7 = shots.Path(np.array([t for t, _ in seen_7]), np.array([p[0] for _, p in seen_7]),
+                    np.array([p[1] for _, p in seen_7]))
+    t_14 = t_stroke + (1300.0 - 2 * R - 600.0) / 3000.0
+    b14 = path(rolling((1300.0, 600.0), 0, 2000, t_14, n), seed=4)
+    facts = shots.shot_facts({0: cue, 7: b7, 14: b14}, TABLE, t_stroke, 2.4, FPS)
+    assert facts.first_contact == 14
+    assert facts.first_contact_conf < 0.85
+    assert any("moved before ball 14" in note for note in facts.notes)
