@@ -288,6 +288,10 @@ class Analyser:
         `cue`: the key of the track known to be the cue ball (it was stroked);
         `exclude`: keys of tracks known to be no ball (they take no number);
         `tracks`: these instead of the tracker's (a shot's, broken tracks joined)."""
+        return self.labels_with_rivals(cue, exclude, tracks)[0]
+
+    def labels_with_rivals(self, cue=None, exclude=(), tracks=None):
+        """(labels, {track key: the balls it may be, or None}): identity.label_with_rivals."""
         summaries = {}
         for tr in (self.tracker.tracks if tracks is None else tracks):
             if tr.confirmed and tr.key not in exclude:
@@ -296,8 +300,8 @@ class Analyser:
                     s["near_occluder"] = tr.near_occluder / float(tr.seen)
                     s["seen_s"] = tr.seen / self.fps
                 summaries[tr.key] = s
-        return identity.label(summaries, self.palette, balls=self.balls,
-                              fixed={cue: 0} if cue is not None else None)
+        return identity.label_with_rivals(summaries, self.palette, balls=self.balls,
+                                          fixed={cue: 0} if cue is not None else None)
 
     def _stroked(self, labels, t_open, t_now, tracks=None):
         """(track, rest, onset) of the cue ball: of the white-looking tracks (the one
@@ -370,7 +374,7 @@ class Analyser:
     def _judge(self, t_open, t_last, t_now):
         # A ball unseen for a moment in the shot and seen again is one ball, one track.
         tracks = tracking.stitched(self.tracker.tracks, t_open - 0.2, self.tracker.pockets)
-        labels = self.labels(tracks=tracks)
+        labels, rivals = self.labels_with_rivals(tracks=tracks)
         found = self._stroked(labels, t_open, t_now, tracks)
         if found is None:
             return None                 # balls moved but not the cue ball: not a stroke
@@ -384,14 +388,15 @@ class Analyser:
                  if tr is not cue and _born_at_stroke(tr, t_start, rest)}
         if hands or labels.get(cue.key, (None,))[0] != 0:
             # The ball that was stroked is the cue ball; the hands take no ball's number.
-            labels = self.labels(cue=cue.key, exclude=hands, tracks=tracks)
-        paths, dropped, id_conf = {}, {}, {}
+            labels, rivals = self.labels_with_rivals(cue=cue.key, exclude=hands, tracks=tracks)
+        paths, dropped, id_conf, may_be = {}, {}, {}, {}
         for tr in tracks:
             if tr.key not in labels:
                 continue
             ball, conf = labels[tr.key]
             paths[ball] = shots.Path(tr.t, tr.x, tr.y)
             id_conf[ball] = conf
+            may_be[ball] = rivals.get(tr.key)
             if tr.lost_since is None or tr.lost_since < t_open - 0.2:
                 continue
             if tr.dropped_at is not None:
@@ -400,7 +405,7 @@ class Analyser:
                 dropped[ball] = tr.lost_since   # lost for good at speed on its way into a pocket
         t_end = _last_motion(paths, t_open, t_now, dropped)
         facts = shots.shot_facts(paths, self.table, t_start, t_end, self.fps, dropped=dropped,
-                                 clock=self.clock, id_conf=id_conf)
+                                 clock=self.clock, id_conf=id_conf, may_be=may_be)
         add_start(facts, paths, self.fps, id_conf)     # where the balls lay when it began
         facts.head_end = self.head_end
         set_second_contact(facts, shots.second_contact(paths, t_start, self.fps, facts.first_contact,

@@ -37,7 +37,7 @@ class CameraFacts:
                  "break_conf", "pocketed", "pocketed_conf", "rest", "rest_conf",
                  "identity_conf", "lost", "notes", "start", "start_conf", "cue_reach",
                  "cue_reach_conf", "second_contact", "second_after", "second_conf", "head_end",
-                 "first_identity_conf")
+                 "first_identity_conf", "first_may_be")
 
     def __init__(self, t_start, t_end, clock="video"):
         self.t_start = float(t_start)
@@ -57,6 +57,7 @@ class CameraFacts:
         self.rest_conf = {}
         self.identity_conf = 1.0           # the least sure ball identity of those used
         self.first_identity_conf = None    # ... of the first contact's ball
+        self.first_may_be = None           # the balls it may be (its own among them), if known
         self.lost = []                     # balls out of sight when the shot ended
         self.notes = []                    # short words on what lowered a confidence
         self.start = {}                    # ball -> (x, y) mm where it lay when the cue ball moved
@@ -96,7 +97,9 @@ def live_dict(f):
 
     {"t_start", "t_end", "clock",
      "first_contact": {"ball": 3 | None, "confidence": 0.97, "t": s | None,
-                       "identity_confidence": 0.93 | None},
+                       "identity_confidence": 0.93 | None,
+                       "may_be": [3, 11] | None (the balls it may be: every verdict that is
+                                  the same for all of them stands; None: unknown)},
      "railed_after_contact": {"balls": [0, 3], "confidence": {"0": 0.99, "3": 0.9, ...}},
      "break": None | {"object_balls_railed": 5, "confidence": 0.95},
      "pocketed": {"balls": [3], "confidence": {"3": 0.99}},
@@ -109,7 +112,8 @@ def live_dict(f):
     return {
         "t_start": _r(f.t_start), "t_end": _r(f.t_end), "clock": f.clock,
         "first_contact": {"ball": f.first_contact, "confidence": _r(f.first_contact_conf),
-                          "t": _r(f.contact_t), "identity_confidence": _r(f.first_identity_conf)},
+                          "t": _r(f.contact_t), "identity_confidence": _r(f.first_identity_conf),
+                          "may_be": None if f.first_may_be is None else list(f.first_may_be)},
         "railed_after_contact": {"balls": sorted(f.railed),
                                  "confidence": {str(b): _r(c) for b, c in sorted(f.railed_conf.items())}},
         "break": ({"object_balls_railed": f.break_railed, "confidence": _r(f.break_conf)}

@@ -255,6 +255,19 @@ def label(summaries, palette=None, balls=BALLS, max_misfit=16.0, fixed=None):
     track (so a glint does not take a number from a ball that fits it a little worse).
     Confidence: how much worse the track's second-best choice fits (0..1).
     `fixed`: {track key: ball} known otherwise (the stroked ball is the cue ball)."""
+    return label_with_rivals(summaries, palette, balls, max_misfit, fixed)[0]
+
+
+# A rival fits the track within this much of its own number's misfit: the gap at which the
+# confidence (1 - exp(-gap / 2)) reaches 0.85, the referee's least.
+RIVAL_GAP = -2.0 * math.log(1.0 - 0.85)
+
+
+def label_with_rivals(summaries, palette=None, balls=BALLS, max_misfit=16.0, fixed=None):
+    """(label's answer, {track key: the balls it may be}): its own number and every number it
+    fits within RIVAL_GAP of it, sorted; None where it may be no ball at all. A verdict that is
+    the same whichever of them it is needs no surer identity (a red stripe that may be the 11
+    or the 15 is a stripe all the same)."""
     palette = palette or globals()['palette']()
     keys = list(summaries)
     wl = white_level(summaries)
@@ -270,11 +283,17 @@ def label(summaries, palette=None, balls=BALLS, max_misfit=16.0, fixed=None):
                 rows[r] = [0.0 if c == j else INF for c in range(len(row))]
             else:
                 row[j] = INF
-    out = {}
+    out, rivals = {}, {}
     for i, j in assign(rows):
         if j >= len(balls):
             continue
         row = sorted(cost[i] + [NOT_A_BALL])
         gap = row[1] - cost[i][j] if len(row) > 1 else 10.0
         out[keys[i]] = (balls[j], float(1 - math.exp(-max(gap, 0.0) / 2.0)))
-    return out
+        if keys[i] in (fixed or {}):
+            rivals[keys[i]] = [balls[j]]
+        elif NOT_A_BALL <= cost[i][j] + RIVAL_GAP:
+            rivals[keys[i]] = None
+        else:
+            rivals[keys[i]] = sorted({balls[j]} | {b for b, c in zip(balls, cost[i]) if c <= cost[i][j] + RIVAL_GAP})
+    return out, rivals

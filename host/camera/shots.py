@@ -587,12 +587,13 @@ def is_racked(rests):
     return best >= BREAK_CLUSTER
 
 
-def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_conf=None):
+def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_conf=None, may_be=None):
     """The facts of one shot.
 
     paths: {ball: Path} around the shot (from before its start to after its end);
     dropped: {ball: t} for balls whose track ended in a pocket's mouth during the shot and
-    never came back; id_conf: {ball: identity confidence}."""
+    never came back; id_conf: {ball: identity confidence}; may_be: {ball: the balls its
+    track may be, or None} (identity.label_with_rivals)."""
     f = CameraFacts(t_start, t_end, clock)
     dropped = dict(dropped)
     rests = {b: rest_at(p, t_start) for b, p in paths.items()}
@@ -658,4 +659,6 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
             # The cue ball is the ball that was struck, whatever it looks like (a track joined
             # across the stroke carries the tip's looks too): the first ball's own looks.
             f.first_identity_conf = id_conf.get(f.first_contact, 1.0)
+    if may_be and f.first_contact is not None and f.first_contact in may_be:
+        f.first_may_be = may_be[f.first_contact]
     return f

@@ -184,11 +184,18 @@ def normal_facts(f):
                                and _num(second.get("after_ms"), 0, 60000)
                                and _num(second.get("confidence"), 0, 1))):
         return None
+    # The balls the first ball may be (newer analysers): its own among them, or unknown.
+    may_be = fc.get("may_be")
+    if may_be is not None:
+        may_be = _balls(may_be)
+        if may_be is None or (fc["ball"] is not None and fc["ball"] not in may_be):
+            return None
     # The first ball's own identity when the analyser gives it (newer ones do); else the least
     # sure of every ball's, as before.
     fid = fc.get("identity_confidence")
     return {"first_contact": {"ball": fc["ball"], "confidence": fc["confidence"],
-                              "identity_confidence": f["identity_confidence"] if fid is None else fid},
+                              "identity_confidence": f["identity_confidence"] if fid is None else fid,
+                              "may_be": may_be},
             "start_mm": start,
             "cue_reach_mm": None if reach is None else {"x": reach["x"], "confidence": reach["confidence"]},
             "second_contact": None if second is None else {"ball": second["ball"], "after_ms": second["after_ms"],
@@ -245,6 +252,30 @@ def legal_first(g, shot):
         own = [b for b in g["on_table"] if _group(b) == grp]
         return own or [8]                                      # EB.CLOSED-FIRST
     return None          # SP: any ball; the eight-ball break: the rack
+
+
+def first_contact_fouls(g, shot, fc):
+    """The fouls the first contact `fc` (normal_facts' "first_contact") makes on `shot`: [],
+    ["no_contact"] or ["wrong_first_contact"]; None when the camera is not sure enough. The
+    contact must be sure; which ball it was only as far as the verdict needs: sure of its number,
+    or every ball it may be (`may_be`, those on the table) gives the same verdict (14.1 names no
+    ball; a stripe that may be the 11 or the 15 is a stripe all the same)."""
+    first = fc["ball"]
+    if fc["confidence"] < MIN_CONFIDENCE:
+        return None
+    if first is None:
+        return ["no_contact"]
+    legal = legal_first(g, shot)
+    if fc["identity_confidence"] >= MIN_CONFIDENCE:
+        maybe = [first]
+    elif fc.get("may_be") is None or 0 in fc["may_be"]:
+        return None                # unknown, or it may be the cue ball's own track: no contact known
+    else:
+        maybe = [b for b in fc["may_be"] if b == first or b in g["on_table"]]
+    fouls = set(legal is not None and b not in legal for b in maybe)
+    if len(fouls) != 1:
+        return None
+    return ["wrong_first_contact"] if fouls.pop() else []
 
 
 def simultaneous(g, shot, facts):
@@ -535,14 +566,11 @@ def decide(g, shot, facts, table_mm=None, as_it_lies=False):
             shot["camera"]["simultaneous"] = [first, facts["second_contact"]["ball"]]
             used.append("simultaneous")
     elif not (g["game"] == "eight-ball" and shot["break"]):
-        if fc["confidence"] < MIN_CONFIDENCE or (first is not None and fc["identity_confidence"] < MIN_CONFIDENCE):
+        fouls = first_contact_fouls(g, shot, fc)
+        if fouls is None:
             unsure.append("first_contact")
         else:
-            legal = legal_first(g, shot)
-            if first is None:
-                common.add_new(shot["fouls"], ["no_contact"])
-            elif legal is not None and first not in legal:
-                common.add_new(shot["fouls"], ["wrong_first_contact"])
+            common.add_new(shot["fouls"], fouls)
             used.append("first_contact")
     if shot["break"]:
         ok = break_rails(g, shot, facts)

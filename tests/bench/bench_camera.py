@@ -22,7 +22,10 @@ fps) with the number of shots, never only the average:
   its confidence of 0.85, after its check against the pocket beams, which name every drop
   here): for the first contact, the legal break without a ball down and "a
   cushion after the contact", how many shots it decides right, decides wrong (a wrong verdict:
-  what must never happen) and leaves to a person.
+  what must never happen) and leaves to a person. The first contact's verdict is the foul it
+  makes (none, no contact, wrong ball first; eight-ball shots for a shooter on the solids), so
+  a ball named wrongly that gives the same verdict counts right (until 2026-12-04 the named
+  ball had to be right, and the referee asked for its number's identity in every game).
 """
 import argparse
 import glob
@@ -110,9 +113,13 @@ def referee_use(game, ts, s):
         return {k: "person" for k in keys}
     fc = facts["first_contact"]
     if not (game == "eightball" and is_break):
-        sure = fc["confidence"] >= rules.MIN_CONFIDENCE and (
-            fc["ball"] is None or fc.get("identity_confidence", facts["identity_confidence"]) >= rules.MIN_CONFIDENCE)
-        out["first"] = "person" if not sure else ("right" if fc["ball"] == ts["first_contact"] else "wrong")
+        # The verdict (rules/camera.py first_contact_fouls), against the truth's first ball's.
+        # Eight-ball shots are judged for a shooter on the solids (the clips have no match).
+        g["players"], shot["shooter"] = [{"group": "solids"}], 0
+        seen = rules.first_contact_fouls(g, shot, fc)
+        truth = rules.first_contact_fouls(g, shot, {"ball": ts["first_contact"], "confidence": 1.0,
+                                                    "identity_confidence": 1.0})
+        out["first"] = "person" if seen is None else ("right" if seen == truth else "wrong")
     if is_break and not [b for b in ts["pocketed"] if b != 0]:
         ok = rules.break_rails(g, shot, facts)
         truth = legal_break(game, ts, [])

@@ -223,3 +223,22 @@ def test_a_cue_ball_struck_into_the_stick_tip_s_track_is_given_its_own_path_back
     assert after and after[0] > 550 and all(q > p for p, q in zip(after, after[1:])), "the ball's own way"
     assert abs(found[2][0] - onset[0]) < 1.5 / fps
     assert len(tracks) == 3 and any(len(tr.t) == s for tr in tracks if tr is not cue)   # the tip's
+
+
+def test_a_ball_s_rivals_are_the_numbers_it_fits_nearly_as_well():
+    """A red ball showing a stripe's white, its colour between the red's and the maroon's and no
+    cue ball to tell light from dark: the 11 or the 15, a stripe either way, never a solid; the
+    cue ball has no rival; a blob that fits no ball well may be none."""
+    from host.camera import identity
+    pal = identity.palette()
+    between = tuple((a + b) / 2 for a, b in zip(pal[3], pal[7]))
+    red = {"white_hi": 0.45, "white_lo": 0.2, "white_mid": 0.3, "dark": 0.0, "white_l": None,
+           "colour": between, "frames": 200, "seen": 200, "seen_s": 8.0, "near_occluder": 0.0}
+    white = dict(red, white_hi=0.95, white_lo=0.9, white_mid=0.92, white_l=None, colour=(0.3, 0.0, 0.0))
+    labels, rivals = identity.label_with_rivals({"r": red, "w": white}, pal)
+    assert labels["r"][0] in (11, 15) and labels["r"][1] < 0.85
+    assert rivals["r"] == [11, 15]
+    assert labels["w"][0] == 0 and rivals["w"] == [0]
+    odd = dict(red, colour=(0.5, 0.3, -0.1))            # fits the 13 a little, "no ball" nearly as well
+    labels, rivals = identity.label_with_rivals({"o": odd}, pal)
+    assert labels["o"][0] == 13 and rivals["o"] is None

@@ -32,14 +32,16 @@ def health(state="online", faults=(), table_mm=(2540.0, 1270.0)):
 
 
 def facts(first=None, first_conf=0.97, railed=(), followed=None, pocketed=(), id_conf=0.95, lost=(),
-          rail_conf=0.95, brk=None, start=None, reach=None, rest=None, second=None, first_id=None):
+          rail_conf=0.95, brk=None, start=None, reach=None, rest=None, second=None, first_id=None,
+          may_be=None):
     """Live facts (docs/camera.md) of a shot: every ball in `followed` seen, the `railed` ones at a
     cushion after the contact with `rail_conf`, the others surely not. `start` / `rest`: {ball:
     (x, y) or (x, y, confidence)} where balls lay when the shot began / came to rest (rest: else
     a row of places); `reach`: the cue ball's farthest x before the contact, or (x, confidence);
     `second`: the second contact, (ball, after_ms) or (ball, after_ms, confidence); "old": the
     facts of an analyser from before it (no `second_contact` key at all); `first_id`: the first
-    ball's own identity confidence (None: not given, as older analysers did)."""
+    ball's own identity confidence (None: not given, as older analysers did); `may_be`: the balls
+    the first ball may be (None: not given)."""
     followed = sorted(set(followed if followed is not None else (0,) + tuple(railed)) | set(railed))
     conf = dict((str(b), rail_conf if b in railed else 0.9) for b in followed)
     if rest is None:
@@ -49,7 +51,8 @@ def facts(first=None, first_conf=0.97, railed=(), followed=None, pocketed=(), id
         rest = places(rest)
     out = {"t_start": 10.0, "t_end": 14.0, "clock": "host",
            "first_contact": dict({"ball": first, "confidence": first_conf, "t": 10.2},
-                                 **({} if first_id is None else {"identity_confidence": first_id})),
+                                 **dict({} if first_id is None else {"identity_confidence": first_id},
+                                        **({} if may_be is None else {"may_be": list(may_be)}))),
            "railed_after_contact": {"balls": sorted(railed), "confidence": conf},
            "break": None if brk is None else {"object_balls_railed": brk, "confidence": 0.9},
            "pocketed": {"balls": sorted(pocketed), "confidence": dict((str(b), 0.95) for b in pocketed)},

@@ -194,6 +194,59 @@ def test_the_first_ball_s_own_identity_decides_not_the_least_sure_ball_s():
     assert foul_codes(t) == [] and t.state["camera"]["last_shot"]["unsure"] == ["first_contact"]
 
 
+def test_an_unsure_number_decides_where_every_ball_it_may_be_gives_one_verdict():
+    # Nine-ball after the 2 went down: a yellow ball hit first that may be the 1 or the 9 is for
+    # a person; one that may be the 5 or the 2 is the 5 (the 2 is off the table): a foul.
+    t = nine_ball_after_break()
+    t.shot(rails=2, camera="before", first=1, first_id=0.5, may_be=(1, 9), railed=(1,),
+           followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
+    assert foul_codes(t) == [] and t.state["camera"]["last_shot"]["unsure"] == ["first_contact"]
+    t = nine_ball_after_break()
+    t.shot(rails=2, camera="before", first=5, first_id=0.5, may_be=(2, 5), railed=(5,),
+           followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
+    assert foul_codes(t) == ["wrong_first_contact"]
+    # ... and one that may be the cue ball's own track is no known contact at all.
+    t = nine_ball_after_break()
+    t.shot(rails=2, camera="before", first=5, first_id=0.5, may_be=(0, 5), railed=(5,),
+           followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
+    assert foul_codes(t) == [] and t.state["camera"]["last_shot"]["unsure"] == ["first_contact"]
+
+
+@pytest.mark.clause("EB.CLOSED-FIRST")
+def test_eight_ball_a_stripe_of_unsure_number_is_a_stripe_all_the_same():
+    def solids_shooter():
+        t = Table("eight-ball")
+        t.shot(rails=12, drops=[(3, 2)], camera="before", first=1, railed=(1, 2, 4, 9, 10),
+               followed=range(16), pocketed=(3,))
+        t.feed(cmd("call", {"ball": 1, "pocket": "foot-left"}))
+        t.shot(rails=1, drops=[(1, 2)], camera="before", first=1, railed=(), followed=range(16), pocketed=(1,))
+        t.feed(cmd("call", {"ball": 4, "pocket": "foot-left"}))
+        return t
+    t = solids_shooter()
+    t.shot(rails=2, camera="before", first=11, first_id=0.4, may_be=(11, 15), railed=(11,),
+           followed=[0, 2, 4, 5, 6, 7, 8] + list(range(9, 16)))
+    assert foul_codes(t) == ["wrong_first_contact"]
+    t = solids_shooter()
+    t.shot(rails=2, camera="before", first=10, first_id=0.4, may_be=(2, 10), railed=(10,),
+           followed=[0, 2, 4, 5, 6, 7, 8] + list(range(9, 16)))
+    assert foul_codes(t) == [] and t.state["camera"]["last_shot"]["unsure"] == ["first_contact"]
+
+
+@pytest.mark.clause("SP.LEGAL-SHOT")
+def test_straight_pool_needs_a_sure_contact_not_the_ball_s_number():
+    t = Table("straight-pool")
+    t.shot(rails=6, camera="before", first=1, railed=(0, 1, 2), followed=range(16), brk=2)
+    t.shot(rails=2, camera="before", first=12, first_id=0.3, may_be=(4, 12), railed=(),
+           followed=range(16))
+    assert foul_codes(t) == ["no_rail"]
+    assert t.state["camera"]["last_shot"]["used"] == ["first_contact", "rail"]
+    # Without the balls it may be (an older analyser), its number's doubt leaves it to a person.
+    t = Table("straight-pool")
+    t.shot(rails=6, camera="before", first=1, railed=(0, 1, 2), followed=range(16), brk=2)
+    t.shot(rails=2, camera="before", first=12, first_id=0.3, railed=(), followed=range(16))
+    assert "first_contact" in t.state["camera"]["last_shot"]["unsure"]
+
+
 def test_a_fault_during_the_shot_means_the_camera_is_not_used():
     t = nine_ball_after_break()
     t0 = t.t
@@ -330,6 +383,9 @@ def hostile_entries():
     bad(("facts", "first_contact", "confidence"), float("nan"))
     bad(("facts", "first_contact", "confidence"), 7)
     bad(("facts", "first_contact"), "3")
+    bad(("facts", "first_contact", "may_be"), [5, 9])           # not the ball it names
+    bad(("facts", "first_contact", "may_be"), list(range(10000)))
+    bad(("facts", "first_contact", "may_be"), "3,11")
     bad(("facts", "rest_mm", "0"), {"x": 1e308 * 10, "y": 1, "confidence": 1})
     bad(("facts", "rest_mm"), dict(("%d" % i, {"x": 1, "y": 1, "confidence": 1}) for i in range(200)))
     bad(("facts", "notes"), ["x"] * 1000)
