@@ -45,8 +45,10 @@ SKIRT_MM = 30.0          # a ball seen this near a cushion line with no hit foun
 UNSEEN_FRAMES = 2.5      # a ball unseen longer than this while moving may have met a cushion then
 SEEN_NOT_RAILED = 0.9    # seen all the way, never near a cushion: it met none
 UNSURE_NOT_RAILED = 0.6  # ... near one, or out of sight on the way: a person's call
-UNSURE_FIRST = 0.55      # a first contact that another ball's earlier motion contradicts
-EARLY_FRAMES = 1.5       # ... moving this many frames before it (a rack's balls go within one)
+UNSURE_FIRST = 0.55      # a first contact guessed (the first ball to move) or contradicted by
+                         # another ball's earlier motion
+EARLY_FRAMES = 3.0       # ... moving this many frames before it (a rack's balls go within a few)
+EARLY_GONE_MM = 30.0     # ... and this far from its rest by then (a centroid flickers ~15 mm)
 
 
 class Path:
@@ -178,7 +180,7 @@ def first_contact(paths, rests, t_start, fps):
         first = order[0]
         gap = (valid[order[1]] - valid[first]) if len(order) > 1 else 10 * frame
         conf = sure(gap + frame, frame)
-        early = _moved_before(paths, rests, movers, first, t_start, frame)
+        early = _moved_before(paths, rests, movers, first, min(valid[first], movers[first][0]), t_start, frame)
         if early is not None:
             notes.append("ball %d moved before ball %d: the first contact is unsure" % (early, first))
             conf = min(conf, UNSURE_FIRST)
@@ -194,24 +196,50 @@ def first_contact(paths, rests, t_start, fps):
         notes.append("ball %d moved where the cue ball did not go: no contact" % order[0])
         return None, 0.7, None, notes
     notes.append("no ball the cue ball reached moved: first mover %d" % order[0])
-    return order[0], 0.55, movers[order[0]][0], notes
+    return order[0], UNSURE_FIRST, movers[order[0]][0], notes
 
 
-def _moved_before(paths, rests, movers, first, t_start, frame):
-    """An object ball that was moving before `first` started to (more than EARLY_FRAMES
-    frames before), or None. Nothing moves an object ball before the cue ball's first
-    contact, so the first ball cannot be `first`: the cue ball's track followed a hand or
-    the stick while the real one went unseen, or the ball it met first was out of sight at
-    the stroke and is first seen rolling already."""
-    t_first = movers[first][0] - EARLY_FRAMES * frame
+def _moved_before(paths, rests, movers, first, t_first, t_start, frame):
+    """An object ball that set off before the cue ball reached `first` and it moved (`t_first`;
+    more than EARLY_FRAMES frames before) where the cue ball could not have touched it (it was seen elsewhere, or not at all), or
+    None. Nothing else moves an object ball before the cue ball's first contact, so the first
+    ball cannot be `first`: the cue ball's track followed a hand or the stick while the real one
+    went unseen, or the ball it met first was out of sight at the stroke and is first seen
+    rolling already. (A ball "moving" early with the cue ball beside it is its centroid pulled
+    by the passing ball or the stick, not a contact the cue ball's track missed.)"""
+    cue = paths.get(0)
+    t_early = t_first - EARLY_FRAMES * frame
     for b, on in movers.items():
-        if b != first and on[0] < t_first:
+        if b != first and on[0] < t_early and _set_off(paths[b], rests[b], on[0], t_first, frame) \
+                and not _cue_beside(cue, rests[b], on[0], frame):
             return b
     for b in _unseen_at_stroke(paths, t_start):
         p = paths[b]
-        if len(p) and p.t[0] < t_first and _rolling_when_seen(p):
+        if len(p) and t_start <= p.t[0] < t_first and _rolling_when_seen(p) \
+                and _cue_beside(cue, (p.x[0], p.y[0]), p.t[0], frame, reach=2 * R + NEAR_MM):
             return b
     return None
+
+
+def _set_off(p, rest, t0, t, frame, span=0.1, slack=6.0):
+    """A ball that set off from `rest` at `t0`: seen going away from it all through its first
+    `span` (never more than `slack` mm back: a ball struck rolls straight until it meets something) and
+    EARLY_GONE_MM from it in every sighting of the two frames before `t`. Not a dark ball's
+    centroid flickering in a rack, nor a track on a sleeve wandering by the arm."""
+    w = p.window(t0 - frame, t0 + span)
+    d = np.hypot(w.x - rest[0], w.y - rest[1])
+    if len(d) < 0.6 * span / frame or np.any(np.diff(d) < -slack):
+        return False              # (seen in most frames of it: a track that leapt is no ball set off)
+    w = p.window(t - 2 * frame, t)
+    return bool(len(w) and np.min(np.hypot(w.x - rest[0], w.y - rest[1])) >= EARLY_GONE_MM)
+
+
+def _cue_beside(cue, place, t, frame, reach=2 * R + NEAR_MM):
+    """The cue ball was seen within `reach` of `place` about `t` (two frames either side)."""
+    if cue is None or place is None:
+        return False
+    w = cue.window(t - 2 * frame, t + 2 * frame)
+    return bool(len(w) and np.min(np.hypot(w.x - place[0], w.y - place[1])) <= reach)
 
 
 def _rolling_when_seen(p, span=0.1):
@@ -611,7 +639,8 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
             break
         # An object ball moves only once the cue ball has met a ball: its rails count from the
         # stroke, right even where the contact's time is wrong. The cue ball's count from the
-        # contact (a kick's cushion before it is none), so they are no surer than the contact.
+        # contact (a kick's cushion before it is none): no surer than a contact that was guessed
+        # or that another ball's motion contradicts.
         t_b = t_from if b == 0 else t_start
         left = _left_rest(p, rests.get(b), t_b - 0.5 / fps)
         late = b in unseen
@@ -633,8 +662,8 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
             conf[b] = UNSURE_NOT_RAILED
         else:
             conf[b] = unrailed_conf(seen, table, fps, t_end, dropped=b in dropped)
-    if 0 in conf:
-        conf[0] = min(conf[0], f.first_contact_conf)
+    if 0 in conf and f.first_contact_conf <= UNSURE_FIRST:
+        conf[0] = min(conf[0], f.first_contact_conf)    # a contact guessed or contradicted: its time too
     f.railed = sorted(railed)
     f.railed_conf = conf
     if f.is_break:

@@ -455,3 +455,15 @@ def test_a_ball_first_seen_rolling_before_the_first_contact_makes_it_unsure():
     assert facts.first_contact == 14
     assert facts.first_contact_conf < 0.85
     assert any("moved before ball 14" in note for note in facts.notes)
+
+
+def test_a_track_wandering_by_the_arm_before_the_contact_leaves_it_sure():
+    # The cue ball rolls into the 3; before it gets there a "ball" by the player's arm (a track on
+    # the sleeve) jumps back and forth by 50 mm: no ball set off, the first contact stays sure.
+    n = 120
+    cue = path(rolling((600, 635), 0, 2000, 0.5, n, t_stop=0.5 + 0.19), noise=0.5)
+    b3 = path(rolling((1000, 635), 0, 1800, 0.695, n), noise=0.5, seed=1)
+    sleeve = [(1500.0, 300.0)] * 33 + [(1500.0 + (60.0 if i % 2 else 20.0), 300.0) for i in range(n - 33)]
+    facts = shots.shot_facts({0: cue, 3: b3, 6: path(sleeve, seed=5)}, TABLE, 0.5, 1.9, FPS)
+    assert facts.first_contact == 3 and facts.first_contact_conf > 0.85
+    assert not any("moved before" in note for note in facts.notes)
