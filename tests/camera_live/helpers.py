@@ -129,3 +129,14 @@ class Table:
 
     def kinds(self):
         return [e["event"] for e in self.events]
+
+
+def solids_for_anna():
+    """Eight-ball: Anna broke (the 3 down), then made the called 1: she has the solids and shoots."""
+    t = Table("eight-ball")
+    t.shot(rails=12, drops=[(3, 2)], camera="before", first=1, railed=(1, 2, 4, 9, 10),
+           followed=range(16), pocketed=(3,))
+    t.feed(cmd("call", {"ball": 1, "pocket": "foot-left"}))
+    t.shot(rails=1, drops=[(1, 2)], camera="before", first=1, railed=(), followed=range(16), pocketed=(1,))
+    assert t.state["players"][0]["group"] == "solids" and t.state["shooter"] == 0
+    return t

@@ -6,7 +6,8 @@ import pytest
 
 from shared_rules.rules.camera import DEADLINE_MS, MIN_CONFIDENCE
 from shared_rules.rules.referee import Referee, replay
-from tests.camera_live.helpers import (Table, cmd, facts, health, motion, no_facts, pocket, rail, seen)
+from tests.camera_live.helpers import (Table, cmd, facts, health, motion, no_facts, pocket, rail, seen,
+                                       solids_for_anna)
 
 
 def nine_ball_after_break(camera=True):
@@ -55,12 +56,7 @@ def test_the_lowest_ball_first_is_no_foul():
 
 @pytest.mark.clause("EB.CLOSED-FIRST")
 def test_eight_ball_a_ball_of_the_other_group_first_is_a_foul():
-    t = Table("eight-ball")
-    t.shot(rails=12, drops=[(3, 2)], camera="before", first=1, railed=(1, 2, 4, 9, 10),
-           followed=range(16), pocketed=(3,))
-    t.feed(cmd("call", {"ball": 1, "pocket": "foot-left"}))
-    t.shot(rails=1, drops=[(1, 2)], camera="before", first=1, railed=(), followed=range(16), pocketed=(1,))
-    assert t.state["players"][0]["group"] == "solids"
+    t = solids_for_anna()
     t.feed(cmd("call", {"ball": 4, "pocket": "foot-left"}))
     t.shot(rails=2, camera="before", first=12, railed=(12,), followed=[0, 2, 4, 5, 6, 7, 8] + list(range(9, 16)))
     assert foul_codes(t) == ["wrong_first_contact"]
@@ -215,11 +211,7 @@ def test_an_unsure_number_decides_where_every_ball_it_may_be_gives_one_verdict()
 @pytest.mark.clause("EB.CLOSED-FIRST")
 def test_eight_ball_a_stripe_of_unsure_number_is_a_stripe_all_the_same():
     def solids_shooter():
-        t = Table("eight-ball")
-        t.shot(rails=12, drops=[(3, 2)], camera="before", first=1, railed=(1, 2, 4, 9, 10),
-               followed=range(16), pocketed=(3,))
-        t.feed(cmd("call", {"ball": 1, "pocket": "foot-left"}))
-        t.shot(rails=1, drops=[(1, 2)], camera="before", first=1, railed=(), followed=range(16), pocketed=(1,))
+        t = solids_for_anna()
         t.feed(cmd("call", {"ball": 4, "pocket": "foot-left"}))
         return t
     t = solids_shooter()

@@ -7,20 +7,11 @@ import pytest
 
 from shared_rules.rules.camera import MIN_CONFIDENCE, SIMULTANEOUS_MS
 from shared_rules.rules.referee import replay
-from tests.camera_live.helpers import Table, cmd
+from tests.camera_live.helpers import Table, cmd, solids_for_anna
 
 OTHERS = [0, 2, 4, 5, 6, 7, 8] + list(range(9, 16))       # on the table once 1 and 3 are down
 
 
-def solids_for_anna():
-    """Eight-ball: Anna broke (the 3 down), then made the called 1: she has the solids and shoots."""
-    t = Table("eight-ball")
-    t.shot(rails=12, drops=[(3, 2)], camera="before", first=1, railed=(1, 2, 4, 9, 10),
-           followed=range(16), pocketed=(3,))
-    t.feed(cmd("call", {"ball": 1, "pocket": "foot-left"}))
-    t.shot(rails=1, drops=[(1, 2)], camera="before", first=1, railed=(), followed=range(16), pocketed=(1,))
-    assert t.state["players"][0]["group"] == "solids" and t.state["shooter"] == 0
-    return t
 
 
 def foul_codes(t):
