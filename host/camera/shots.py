@@ -178,8 +178,11 @@ def first_contact(paths, rests, t_start, fps):
     if valid:
         order = sorted(valid, key=lambda b: (valid[b], movers[b][0]))
         first = order[0]
+        # Reached a frame before the next ball: 0.82; two frames: 0.93; a tie is a coin toss
+        # (a smeared cue ball's centre is off by centimetres: a rack's apex and the ball behind
+        # it are reached within a frame of each other at a break's speed).
         gap = (valid[order[1]] - valid[first]) if len(order) > 1 else 10 * frame
-        conf = sure(gap + frame, frame)
+        conf = sure(gap, frame)
         early = _moved_before(paths, rests, movers, first, min(valid[first], movers[first][0]), t_start, frame)
         if early is not None:
             notes.append("ball %d moved before ball %d: the first contact is unsure" % (early, first))
@@ -365,7 +368,8 @@ def _no_contact_conf(cue, rests, t_start, fps):
     """How sure "the cue ball touched no ball" is, when no ball it reached moved: sure (0.9) of
     a cue ball seen all the way that passed every ball by a clear margin; less the nearer it
     passed one (a centre seen 3-4 mm off: a near miss within a few mm is a person's call), and
-    a guess where it went unseen on its way (it may have touched a ball there)."""
+    a guess where it went unseen on its way (it may have touched a ball there) or was still
+    rolling when last seen (a shot cut short: whatever it met next is unknown)."""
     if cue is None or not len(cue):
         return 0.5
     sel = cue.t >= t_start - 1.0 / fps
@@ -376,6 +380,8 @@ def _no_contact_conf(cue, rests, t_start, fps):
     moving = steps > MOVE_MM
     if np.any(moving & (np.diff(t) > CUE_GAP_FRAMES / fps + 1e-9)):
         return 0.6
+    if len(steps) < 2 or np.any(moving[-2:]):
+        return 0.6                # not seen to stop: rolling still when last seen (or gone), not done
     margin = math.inf
     for b, rest in rests.items():
         if b == 0 or rest is None:

@@ -291,7 +291,7 @@ def test_two_balls_hit_within_a_frame_give_the_second_contact_and_how_close_it_c
 
 def test_a_second_contact_well_after_the_first_is_timed():
     f = _two_ball_contact(30.0, 0.03)
-    assert f.first_contact == 3 and f.first_contact_conf > 0.9
+    assert f.first_contact == 3 and f.first_contact_conf >= 0.85
     assert f.second_contact == 11 and f.second_conf >= 0.85
     assert abs(f.second_after * 1000 - 30) < 5
 
@@ -404,7 +404,7 @@ def test_a_ball_beside_the_cue_ball_that_moves_long_after_the_stroke_is_not_hit_
 
 def test_no_contact_is_sure_only_of_a_clear_miss_seen_all_the_way():
     n = 100
-    cue = path(rolling((600, 635), 0, 2000, 0.3, n), noise=0.5)
+    cue = path(rolling((600, 635), 0, 2000, 0.3, n, t_stop=1.2), noise=0.5)
     near = shots.shot_facts({0: cue, 4: path([(1000, 635 + 2 * R + 3)] * n, seed=3)}, TABLE, 0.3, 1.6, FPS)
     clear = shots.shot_facts({0: cue, 4: path([(1000, 635 + 2 * R + 40)] * n, seed=3)}, TABLE, 0.3, 1.6, FPS)
     assert near.first_contact is None and clear.first_contact is None
@@ -414,6 +414,10 @@ def test_no_contact_is_sure_only_of_a_clear_miss_seen_all_the_way():
     hidden = shots.Path(cue.t[keep], cue.x[keep], cue.y[keep])
     unseen = shots.shot_facts({0: hidden, 4: path([(1000, 635 + 2 * R + 40)] * n, seed=3)}, TABLE, 0.3, 1.6, FPS)
     assert unseen.first_contact is None and unseen.first_contact_conf < 0.85
+    # ... and one last seen still rolling (a shot cut short at the stroke): not sure either.
+    cut = shots.Path(cue.t[:24], cue.x[:24], cue.y[:24])
+    short = shots.shot_facts({0: cut, 4: path([(1000, 635 + 2 * R + 40)] * n, seed=3)}, TABLE, 0.3, 0.38, FPS)
+    assert short.first_contact is None and short.first_contact_conf < 0.85
 
 
 def test_a_first_contact_that_another_ball_moved_before_is_unsure():
