@@ -144,7 +144,7 @@ def test_the_phone_page_and_home_assistant_spend_the_same_tables_budget(tmp_path
         # The select did not run while the flood had the budget drained. The broker may hold it
         # back (its queue for the daemon full) and hand it over on the daemon's reconnect, which
         # keeps its MQTT 5 session: then it runs once the flood is over, never during it.
-        entries = [json.loads(line) for line in t.journal_lines()]
+        entries = [json.loads(line) for line in t.all_journal_lines()]
         selects = [e for e in entries if e.get("src") == "cmd" and "straight-pool" in json.dumps(e)]
         assert all("wall" in e for e in selects), selects
         assert [e for e in selects if flood_start <= e["wall"] < flood_end] == [], selects
@@ -166,7 +166,7 @@ def test_the_phone_page_and_home_assistant_spend_the_same_tables_budget(tmp_path
             t.sub.publish("billiards/t1/cmd/ha/game", json.dumps({"game": "straight-pool"}))
             time.sleep(0.5)
         wait_for(home_assistant_served, 10, what="Home Assistant's select served after the flood")
-        assert [json.loads(line) for line in t.journal_lines()
+        assert [json.loads(line) for line in t.all_journal_lines()
                 if b"straight-pool" in line and json.loads(line).get("src") == "cmd"], "the select is journaled"
         print("after the flood: the phone and Home Assistant served within %.1f s" % (time.monotonic() - t0))
         assert t.daemon.proc.poll() is None

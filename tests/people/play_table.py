@@ -52,6 +52,21 @@ class Table:
         with open(path, "rb") as f:
             return [l for l in f.read().split(b"\n") if l.strip()]
 
+    def all_journal_lines(self):
+        """The archived segments' lines (host/journal.py: a new game closes the segment into
+        `<table>/NNNNNN.jsonl[.gz]`), oldest first, then the current segment's."""
+        import gzip
+        folder = os.path.join(str(self.journal), self.table)
+        out = []
+        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+            if name.endswith(".jsonl"):
+                name += ".gz" if not os.path.exists(os.path.join(folder, name)) else ""
+            if name.endswith(".jsonl") or name.endswith(".jsonl.gz"):
+                opener = gzip.open if name.endswith(".gz") else open    # (compressed meanwhile)
+                with opener(os.path.join(folder, name), "rb") as f:
+                    out.extend(l for l in f.read().split(b"\n") if l.strip())
+        return out + self.journal_lines()
+
     def results(self):
         return [json.loads(p) for p in self.sub.of("billiards/%s/cmd/result" % self.table)]
 
