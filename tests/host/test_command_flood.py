@@ -115,8 +115,9 @@ def flood_names(port, prefix, names, seconds):
 def test_the_phone_page_and_home_assistant_spend_the_same_tables_budget(tmp_path, broker):
     """Every path to the referee (MQTT, the phone page's HTTP, Home Assistant's controls) spends
     one budget per table: while a flood over many command names has drained it, a phone's command
-    is answered "too many commands" (not a silent wait) and Home Assistant's game select is not
-    run; once the flood ends both are served again within seconds."""
+    is answered "too many commands" (not a silent wait) and Home Assistant's game select is run at
+    most once, as one of the few commands the budget lets through; once the flood ends both are
+    served again within seconds."""
     from tests.people.play_table import Table, post
     t = Table(tmp_path, broker)
     names = ["safety", "push_out", "foul", "undo", "lag", "legal_break", "choose", "rename"]
@@ -141,15 +142,18 @@ def test_the_phone_page_and_home_assistant_spend_the_same_tables_budget(tmp_path
         assert all(code == 200 for code, _, _ in during), during
         refused = [res for _, _, res in during if res.get("code") == "host.too_many"]
         assert refused and "too many commands" in refused[0]["error"], during
-        # The select did not run while the flood had the budget drained. The broker may hold it
-        # back (its queue for the daemon full) and hand it over on the daemon's reconnect, which
-        # keeps its MQTT 5 session: then it runs once the flood is over, never during it.
+        # The select spends the same budget as the flood: refused, held back by the broker (its
+        # queue for the daemon full, handed over on the daemon's reconnect, which keeps its MQTT 5
+        # session), or, on a loaded machine, one of the few commands the budget lets through as it
+        # refills (a token goes to whoever asks when it is there) -- run once at most, not once per
+        # copy. (Until 2026-12-04 this read only the current journal segment, where a select that
+        # ran is never found: a new game closes the segment into the archive.)
         entries = [json.loads(line) for line in t.all_journal_lines()]
         selects = [e for e in entries if e.get("src") == "cmd" and "straight-pool" in json.dumps(e)]
         assert all("wall" in e for e in selects), selects
-        assert [e for e in selects if flood_start <= e["wall"] < flood_end] == [], selects
+        assert len([e for e in selects if flood_start <= e["wall"] < flood_end]) <= 1, selects
         print("Home Assistant's select sent during the flood: %s" % (
-            "run %.1f s after it" % (selects[0]["wall"] - flood_end) if selects else "not run"))
+            "run %+.1f s from its end" % (selects[0]["wall"] - flood_end) if selects else "not run"))
         assert t.state()["game"] in (game, "straight-pool")
         # As the answer says: wait a moment and send it again (what is still on its way from
         # the broker is refused as it comes).
