@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from host.camera.assignment import INF, assign
+from shared_rules.rules.camera import MIN_CONFIDENCE
 
 # Reference colours (BGR) of the usual set; a table's own can be given (docs/camera.md).
 BALL_BGR = {0: (232, 236, 236), 1: (0, 200, 240), 2: (190, 70, 20), 3: (30, 30, 210),
@@ -259,8 +260,8 @@ def label(summaries, palette=None, balls=BALLS, max_misfit=16.0, fixed=None):
 
 
 # A rival fits the track within this much of its own number's misfit: the gap at which the
-# confidence (1 - exp(-gap / 2)) reaches 0.85, the referee's least.
-RIVAL_GAP = -2.0 * math.log(1.0 - 0.85)
+# confidence (1 - exp(-gap / 2)) reaches the referee's least (rules/camera.MIN_CONFIDENCE).
+RIVAL_GAP = -2.0 * math.log(1.0 - MIN_CONFIDENCE)
 
 
 def label_with_rivals(summaries, palette=None, balls=BALLS, max_misfit=16.0, fixed=None):

@@ -204,8 +204,8 @@ def first_contact(paths, rests, t_start, fps):
 
 def _moved_before(paths, rests, movers, first, t_first, t_start, frame):
     """An object ball that set off before the cue ball reached `first` and it moved (`t_first`;
-    more than EARLY_FRAMES frames before) where the cue ball could not have touched it (it was seen elsewhere, or not at all), or
-    None. Nothing else moves an object ball before the cue ball's first contact, so the first
+    more than EARLY_FRAMES frames before) where the cue ball could not have touched it (it was
+    seen elsewhere, or not at all), or None. Nothing else moves an object ball before the cue ball's first contact, so the first
     ball cannot be `first`: the cue ball's track followed a hand or the stick while the real one
     went unseen, or the ball it met first was out of sight at the stroke and is first seen
     rolling already. (A ball "moving" early with the cue ball beside it is its centroid pulled
@@ -219,15 +219,15 @@ def _moved_before(paths, rests, movers, first, t_first, t_start, frame):
     for b in _unseen_at_stroke(paths, t_start):
         p = paths[b]
         if len(p) and t_start <= p.t[0] < t_first and _rolling_when_seen(p) \
-                and _cue_beside(cue, (p.x[0], p.y[0]), p.t[0], frame, reach=2 * R + NEAR_MM):
+                and _cue_beside(cue, (p.x[0], p.y[0]), p.t[0], frame):
             return b
     return None
 
 
 def _set_off(p, rest, t0, t, frame, span=0.1, slack=6.0):
     """A ball that set off from `rest` at `t0`: seen going away from it all through its first
-    `span` (never more than `slack` mm back: a ball struck rolls straight until it meets something) and
-    EARLY_GONE_MM from it in every sighting of the two frames before `t`. Not a dark ball's
+    `span` (never more than `slack` mm back: a ball struck rolls straight until it meets
+    something) and EARLY_GONE_MM from it in every sighting of the two frames before `t`. Not a dark ball's
     centroid flickering in a rack, nor a track on a sleeve wandering by the arm."""
     w = p.window(t0 - frame, t0 + span)
     d = np.hypot(w.x - rest[0], w.y - rest[1])
