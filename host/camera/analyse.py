@@ -186,7 +186,7 @@ class Analyser:
         score = detect.not_cloth(ycc, self.cloth)
         self.occluded = detect.occluders(score, self.geo, self.outside)
         cands = detect.candidates(score, self.geo, self.area, occluded=self.occluded,
-                                  gray=ycc[..., 0])
+                                  gray=ycc[..., 0], cloth_y=self.cloth.y1)
         if self.episode is not None or self.frames % 8 == 0 or len(cands) != self._n_cands:
             still = self._still_places() if self.frames % 4 else None
             looks = [None if still is not None and _at(still, c) else

@@ -18,6 +18,12 @@ from host.camera.geometry import BALL_R_MM
 NOT_CLOTH = 14.0           # score (YCrCb units) at which a pixel counts fully as "not cloth"
 MIN_FILL = 0.55            # a ball's disc is at least this full of not-cloth
 MIN_RING_FREE = 0.03       # ... and a little of the ring around it is cloth (not inside a blob)
+FAINT_FILL = 0.2           # a circle this full of not-cloth, shaded like a ball, is a ball of
+                           # the cloth's colour (a maroon 7 on burgundy: only its shade shows)
+FAINT_DARK = 0.45          # ... with this share of its square under FAINT_DARK x the cloth's Y
+FAINT_DARK_SHARE = 0.015    # (4 pixels of a ball at 4 mm a pixel; a hand or a sleeve: none)
+FAINT_BRIGHT = 1.8         # ... and a highlight over FAINT_BRIGHT x, at most this share of it
+FAINT_GLINT_SHARE = 0.2
 HOUGH_VOTES = 8            # a circle's votes (edge pixels on its rim) at a radius of HOUGH_R_PX
 HOUGH_R_PX = 7.15          # (a ball at 4 mm/px); a smaller drawn ball has fewer rim pixels
 
@@ -272,9 +278,10 @@ def circles(gray, geo):
     return [] if c is None else [(float(x), float(y)) for x, y, _ in c[0]]
 
 
-def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None):
-    """Balls in this frame: circles of the lightness picture (sharp balls, racks) and
-    ball-sized peaks of the not-cloth score (smeared balls); a list of dicts
+def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None, cloth_y=None):
+    """Balls in this frame: circles of the lightness picture (sharp balls, racks), ball-sized
+    peaks of the not-cloth score (smeared balls) and, given the cloth's lightness `cloth_y`
+    (ClothRef.y1), faint circles shaded like a ball (a ball of the cloth's colour); dicts
     {"col", "row" (sub-pixel), "x", "y" (mm), "fill", "ring_free", "near_occluder"}."""
     import cv2
     w = cv2.threshold(score, NOT_CLOTH, NOT_CLOTH, cv2.THRESH_TRUNC)[1]
@@ -295,14 +302,22 @@ def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None):
         rows, cols = rows[order], cols[order]
     seeds = sorted(zip(rows.tolist(), cols.tolist()), key=lambda rc: -fill[rc[0], rc[1]])
     h, wd = w.shape
+    faint = {}
     if gray is not None:
         ring = []
         for x, y in circles(gray, geo):
             c, r = int(round(x)), int(round(y))
-            if 0 <= r < h and 0 <= c < wd and fill[r, c] >= MIN_FILL:
+            if not (0 <= r < h and 0 <= c < wd):
+                continue
+            if fill[r, c] >= MIN_FILL:
                 ring.append((r, c))
-        seeds = ring + seeds          # circles first: they win the suppression below
-        circle_set = set(ring)
+            elif cloth_y is not None and fill[r, c] >= FAINT_FILL and \
+                    _shaded_ball(gray, cloth_y, r, c, geo.r_px):
+                faint[(r, c)] = (x, y)
+        # Circles first: they win the suppression below. Faint ones last: only where
+        # nothing else was found (a ball's shadow is round too).
+        seeds = ring + seeds + list(faint)
+        circle_set = set(ring) | set(faint)
     else:
         circle_set = set()
     ry, rx = geo.ring
@@ -313,7 +328,7 @@ def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None):
     for r, c in seeds:
         if taken[r, c]:
             continue
-        if (r, c) not in circle_set and _ring_free(w, r, c, ry, rx) < MIN_RING_FREE:
+        if ((r, c) not in circle_set or (r, c) in faint) and _ring_free(w, r, c, ry, rx) < MIN_RING_FREE:
             continue              # a peak inside a blob (a circle may be: a rack's inner ball)
         kept.append((r, c))
         _stamp(taken, r, c, disc)
@@ -321,13 +336,34 @@ def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None):
             break
     out = []
     for r, c in kept:
+        near = occluded is not None and _near(occluded, r, c, geo.near)
+        if near and (r, c) in faint:
+            continue              # a sleeve of the cloth's colour ends in a circle too
         others = [(tc, tr) for tr, tc in kept if (tr, tc) != (r, c) and abs(tr - r) + abs(tc - c) < 3 * r_px]
-        col, row = _centroid(w, c, r, r_px, geo.grid, others)
+        if (r, c) in faint:       # its score is its shaded side and its glint: the circle's centre
+            col, row = faint[(r, c)]
+        else:
+            col, row = _centroid(w, c, r, r_px, geo.grid, others)
         x, y = geo.to_mm(col, row)
         out.append({"col": col, "row": row, "x": x, "y": y, "fill": float(fill[r, c]),
-                    "circle": (r, c) in circle_set,
-                    "near_occluder": occluded is not None and _near(occluded, r, c, geo.near)})
+                    "circle": (r, c) in circle_set, "faint": (r, c) in faint,
+                    "near_occluder": near})
     return out
+
+
+def _shaded_ball(gray, cloth_y, r, c, r_px):
+    """A ball of the cloth's own colour about (r, c): shaded like a sphere under a lamp,
+    its far side much darker than the cloth and a small highlight much brighter (a faint
+    ball's circle is off by a few pixels: the whole disc is looked at). A hand or a sleeve's
+    end is round too, but lit all over: more of it is bright, none of it so dark."""
+    n = int(np.ceil(r_px))
+    r0, c0 = max(r - n, 0), max(c - n, 0)
+    y = gray[r0:r + n + 1, c0:c + n + 1].astype(np.float32) + 1.0
+    if y.size == 0:
+        return False
+    rel = y / cloth_y[r0:r + n + 1, c0:c + n + 1]
+    dark, bright = float(np.mean(rel < FAINT_DARK)), float(np.mean(rel > FAINT_BRIGHT))
+    return dark >= FAINT_DARK_SHARE and 0 < bright <= FAINT_GLINT_SHARE
 
 
 _DISCS = {}

@@ -588,6 +588,20 @@ def unrailed_conf(path, table, fps, t_end, dropped=False):
     return SEEN_NOT_RAILED
 
 
+def _rails_from(path, rest, t_start, t_contact):
+    """From when an object ball's cushions count: the stroke, or the first contact if the
+    ball lay still at its rest then. What its track did before that was not the ball (a stick
+    or a sleeve passing over a ball by the cushion takes its track away and back): no object
+    ball moves before the cue ball has met one, nor comes back to the place it left."""
+    w = path.window(t_contact - 0.15, t_contact)
+    if rest is None or len(w) < 3:
+        return t_start
+    mx, my = float(np.median(w.x)), float(np.median(w.y))
+    still = np.max(np.hypot(w.x - mx, w.y - my)) < MOVE_MM
+    # Near its rest: a track taken away comes back a few mm off (its centroid was pulled aside).
+    return t_contact if still and math.hypot(mx - rest[0], my - rest[1]) < GO_MM else t_start
+
+
 def _left_rest(path, rest, t_from):
     """When the ball left `rest` after `t_from` (the cue ball: when it was struck), or
     None if it never did: only a ball that moved can have met a cushion in the shot."""
@@ -647,7 +661,7 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
         # stroke, right even where the contact's time is wrong. The cue ball's count from the
         # contact (a kick's cushion before it is none): no surer than a contact that was guessed
         # or that another ball's motion contradicts.
-        t_b = t_from if b == 0 else t_start
+        t_b = t_from if b == 0 else _rails_from(p, rests.get(b), t_start, t_from)
         left = _left_rest(p, rests.get(b), t_b - 0.5 / fps)
         late = b in unseen
         if left is None:

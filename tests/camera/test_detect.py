@@ -46,3 +46,44 @@ def test_a_ball_s_centre_is_the_same_from_any_seed_within_it():
     centres = [detect._centroid(score, c, r, geo.r_px, geo.grid) for c, r in ((300, 151), (302, 149), (298, 152))]
     for c in centres[1:]:
         assert abs(c[0] - centres[0][0]) < 0.05 and abs(c[1] - centres[0][1]) < 0.05, centres
+
+
+def _shaded(img, geo, x, y, bgr, dark_side=True, glint=True):
+    """A ball drawn as a lamp lights it: its own colour, its far side in shade, a small
+    highlight towards the lamp (or a disc lit all over: a hand, a sleeve's end)."""
+    import cv2
+    c, r = geo.to_px(x, y)
+    rad = geo.r_px
+    yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]].astype(np.float32)
+    d = np.hypot(xx - c, yy - r)
+    inside = d <= rad
+    img[inside] = bgr
+    if dark_side:          # the side away from the lamp: a crescent at a quarter of the light
+        crescent = inside & (np.hypot(xx - (c - 0.45 * rad), yy - (r - 0.3 * rad)) > 0.97 * rad)
+        img[crescent] = (np.array(bgr) * 0.25).astype(np.uint8)
+    if glint:
+        cv2.circle(img, (int(round(c - 0.3 * rad)), int(round(r - 0.3 * rad))), 1, (250, 250, 250), -1)
+
+
+def test_a_ball_of_the_cloth_s_own_colour_is_found_by_its_shade_and_a_lit_disc_is_not():
+    """A maroon 7 on burgundy cloth differs from the cloth only where the lamp lights and
+    shades it as a sphere: found at its circle's centre, though most of its disc scores as
+    cloth. A disc of the cloth's colour lit all over (a hand, a sleeve's end) is round as
+    well but has no shaded side: no ball."""
+    geo = detect.Rectified(Table.named("9ft"), 4.0, 90.0)
+    cloth_bgr = (40, 30, 120)
+    img = np.zeros(geo.shape + (3,), np.uint8)
+    img[:] = cloth_bgr
+    rng = np.random.default_rng(3)
+    cloth = detect.ClothRef(detect.to_ycc(img).astype(np.float32))
+    _shaded(img, geo, 1500.0, 400.0, cloth_bgr)
+    _shaded(img, geo, 800.0, 900.0, (44, 34, 130), dark_side=False)
+    img = np.clip(img.astype(np.int16) + rng.integers(-2, 3, img.shape), 0, 255).astype(np.uint8)
+    ycc = detect.to_ycc(img)
+    score = detect.not_cloth(ycc, cloth)
+    found = detect.candidates(score, geo, geo.cloth_mask(), gray=ycc[..., 0], cloth_y=cloth.y1)
+    assert [c for c in found if math.hypot(c["x"] - 1500, c["y"] - 400) < 12], found
+    assert not [c for c in found if math.hypot(c["x"] - 800, c["y"] - 900) < 60], found
+    # Without the cloth's lightness (as before), the faint ball is not found: the test sees it.
+    plain = detect.candidates(score, geo, geo.cloth_mask(), gray=ycc[..., 0])
+    assert not [c for c in plain if math.hypot(c["x"] - 1500, c["y"] - 400) < 12], plain

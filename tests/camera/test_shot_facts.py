@@ -471,3 +471,29 @@ def test_a_track_wandering_by_the_arm_before_the_contact_leaves_it_sure():
     facts = shots.shot_facts({0: cue, 3: b3, 6: path(sleeve, seed=5)}, TABLE, 0.5, 1.9, FPS)
     assert facts.first_contact == 3 and facts.first_contact_conf > 0.85
     assert not any("moved before" in note for note in facts.notes)
+
+
+def test_a_ball_by_the_head_cushion_whose_track_a_stick_takes_away_and_back_is_not_railed():
+    # Ball 9 lies against the head cushion, where the player stands. After the stroke, before
+    # the cue ball meets ball 3, the stick passes over ball 9: its track follows the stick
+    # 300 mm out for a few frames and comes back 6 mm off (its centroid had been pulled
+    # aside). It lies still there when the contact comes: no ball moves before the cue ball
+    # has met one, so it met no cushion (it was "railed" before).
+    n = 240
+    cue = path(rolling((600, 400), 0, 400, 0.3, n, decel=50.0, t_stop=1.2), noise=0.5)
+    b3 = path(rolling((1000, 400), 0, 350, 1.2, n, t_stop=2.5), noise=0.5, seed=1)
+    pts = [(R + 8.0, 496.5)] * n
+    for i, x in enumerate((313.0, 290.0, 268.0, 190.0, 49.0)):
+        pts[36 + i] = (x, 498.0)
+    for i in range(41, n):
+        pts[i] = (R + 8.5, 502.6)
+    b9 = path(pts, noise=0.5, seed=2)
+    facts = shots.shot_facts({0: cue, 3: b3, 9: b9}, TABLE, 0.3, 3.5, FPS)
+    assert facts.first_contact == 3
+    assert 9 not in facts.railed
+    # Taken away after the contact instead, it is a ball that moved: its cushion counts.
+    late = [(R + 8.0, 496.5)] * n
+    late[90:95] = [(x, 498.0) for x in (313.0, 290.0, 268.0, 190.0, 49.0)]
+    late[95:] = [(R + 8.5, 502.6)] * (n - 95)
+    facts = shots.shot_facts({0: cue, 3: b3, 9: path(late, noise=0.5, seed=2)}, TABLE, 0.3, 3.5, FPS)
+    assert 9 in facts.railed
