@@ -25,6 +25,7 @@ FAINT_DARK_SHARE = 0.015    # (4 pixels of a ball at 4 mm a pixel; a hand or a s
 FAINT_BRIGHT = 1.8         # ... and a highlight over FAINT_BRIGHT x, at most this share of it
 FAINT_GLINT_SHARE = 0.2
 HOUGH_VOTES = 8            # a circle's votes (edge pixels on its rim) at a radius of HOUGH_R_PX
+HOUGH_MIN_DIST = 0.8       # x the radius: circles this near are one (candidates suppresses the rest)
 HOUGH_R_PX = 7.15          # (a ball at 4 mm/px); a smaller drawn ball has fewer rim pixels
 
 
@@ -269,11 +270,14 @@ def _reach_mask(geo, shape, outside):
 
 def circles(gray, geo):
     """Ball-sized circles of the lightness picture (OpenCV's gradient Hough): these
-    separate the balls of a rack, where the not-cloth score is one plateau."""
+    separate the balls of a rack, where the not-cloth score is one plateau. Circles nearer
+    than a ball's width come out too (OpenCV keeps only the one with most votes of those
+    within minDist): a ball and its hard shadow make a second circle, half ball and half
+    shadow, that at times outvotes the ball's own; `candidates` keeps the fuller."""
     import cv2
     r = geo.r_px
     votes = max(5, int(round(HOUGH_VOTES * r / HOUGH_R_PX)))   # the same share of the rim
-    c = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1, minDist=1.6 * r, param1=60, param2=votes,
+    c = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT, dp=1, minDist=HOUGH_MIN_DIST * r, param1=60, param2=votes,
                          minRadius=int(r - 1.5), maxRadius=int(r + 1.5))
     return [] if c is None else [(float(x), float(y)) for x, y, _ in c[0]]
 
@@ -314,8 +318,10 @@ def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None, c
             elif cloth_y is not None and fill[r, c] >= FAINT_FILL and \
                     _shaded_ball(gray, cloth_y, r, c, geo.r_px):
                 faint[(r, c)] = (x, y)
-        # Circles first: they win the suppression below. Faint ones last: only where
-        # nothing else was found (a ball's shadow is round too).
+        # Circles first, the fullest first (a ball's own circle before the one half on its
+        # shadow): they win the suppression below. Faint ones last: only where nothing else
+        # was found (a ball's shadow is round too).
+        ring.sort(key=lambda rc: -fill[rc[0], rc[1]])
         seeds = ring + seeds + list(faint)
         circle_set = set(ring) | set(faint)
     else:
