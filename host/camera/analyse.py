@@ -404,8 +404,10 @@ class Analyser:
             elif tr.lost_since >= t_start and tracking.heading_into_pocket(tr, self.tracker.pockets) is not None:
                 dropped[ball] = tr.lost_since   # lost for good at speed on its way into a pocket
         t_end = _last_motion(paths, t_open, t_now, dropped)
+        unnamed = [shots.Path(tr.t, tr.x, tr.y) for tr in tracks if tr.key not in labels and
+                   tr.key not in hands and tr.confirmed and tr.seen >= MIN_SEEN_S * self.fps]
         facts = shots.shot_facts(paths, self.table, t_start, t_end, self.fps, dropped=dropped,
-                                 clock=self.clock, id_conf=id_conf, may_be=may_be)
+                                 clock=self.clock, id_conf=id_conf, may_be=may_be, unnamed=unnamed)
         add_start(facts, paths, self.fps, id_conf)     # where the balls lay when it began
         facts.head_end = self.head_end
         set_second_contact(facts, shots.second_contact(paths, t_start, self.fps, facts.first_contact,

@@ -202,6 +202,26 @@ def first_contact(paths, rests, t_start, fps):
     return order[0], UNSURE_FIRST, movers[order[0]][0], notes
 
 
+def _unnamed_first(unnamed, cue, t_start, t_first, fps):
+    """A track with no number that lay still before the stroke, that the cue ball reached
+    and that moved then, before the first contact named (`t_first`; None: no contact was
+    found): a ball may have been hit first whose number went to another track of it (lost
+    by its rest, seen again as a new track that took the number). The contact named may
+    be the second."""
+    frame = 1.0 / fps
+    for p in unnamed:
+        if not len(p) or p.t[0] > t_start - SETTLED_S:
+            continue
+        rest = rest_at(p, t_start)
+        on = motion_onset(p, rest, t_start - 0.5 * frame) if rest is not None else None
+        if on is None or on[0] < t_start - frame:
+            continue
+        r = cue_reaches(cue, rest, t_start, on[0] + 3 * frame, t_from=on[0] - REACH_LEAD_S)
+        if r is not None and on[0] >= r - 2.5 * frame and (t_first is None or min(on[0], r) < t_first):
+            return True
+    return False
+
+
 def _moved_before(paths, rests, movers, first, t_first, t_start, frame):
     """An object ball that set off before the cue ball reached `first` and it moved (`t_first`;
     more than EARLY_FRAMES frames before) where the cue ball could not have touched it (it was
@@ -635,13 +655,15 @@ def is_racked(rests):
     return best >= BREAK_CLUSTER
 
 
-def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_conf=None, may_be=None):
+def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_conf=None, may_be=None,
+               unnamed=()):
     """The facts of one shot.
 
     paths: {ball: Path} around the shot (from before its start to after its end);
     dropped: {ball: t} for balls whose track ended in a pocket's mouth during the shot and
     never came back; id_conf: {ball: identity confidence}; may_be: {ball: the balls its
-    track may be, or None} (identity.label_with_rivals)."""
+    track may be, or None} (identity.label_with_rivals); unnamed: Paths of the tracks that
+    got no number (a ball whose number went to another track of it)."""
     f = CameraFacts(t_start, t_end, clock)
     dropped = dict(dropped)
     rests = {b: rest_at(p, t_start) for b, p in paths.items()}
@@ -650,6 +672,9 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
             rests[b] = (float(p.x[0]), float(p.y[0]))
     f.first_contact, f.first_contact_conf, f.contact_t, notes = first_contact(paths, rests, t_start, fps)
     f.notes.extend(notes)
+    if f.first_contact_conf > UNSURE_FIRST and _unnamed_first(unnamed, paths.get(0), t_start, f.contact_t, fps):
+        f.first_contact_conf = UNSURE_FIRST
+        f.notes.append("a ball with no number may have been hit first: the first contact is unsure")
     f.is_break = is_racked(rests)
     t_from = f.contact_t if f.contact_t is not None else None
     railed, conf = [], {}

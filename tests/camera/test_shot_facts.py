@@ -497,3 +497,22 @@ def test_a_ball_by_the_head_cushion_whose_track_a_stick_takes_away_and_back_is_n
     late[95:] = [(R + 8.5, 502.6)] * (n - 95)
     facts = shots.shot_facts({0: cue, 3: b3, 9: path(late, noise=0.5, seed=2)}, TABLE, 0.3, 3.5, FPS)
     assert 9 in facts.railed
+
+
+def test_a_ball_with_no_number_hit_before_the_named_first_contact_makes_it_unsure():
+    # The cue ball meets a ball at (1000, 400) at 0.65 s, then ball 3 at 1.06 s. The first
+    # ball's track got no number (its number went to a new track of it, after it was lost
+    # by its rest): ball 3 must not be named first surely (for a solids shooter in
+    # eight-ball, the 10 hit first is a foul, the 3 is not).
+    n = 150
+    cue = path(rolling((600, 400), 0, 1000, 0.3, n, decel=50.0, t_stop=1.06), noise=0.5)
+    first = path(rolling((1000, 400), 30, 800, 0.65, n), noise=0.5, seed=1)
+    b3 = path(rolling((1400, 400), 0, 600, 1.06, n), noise=0.5, seed=2)
+    named = shots.shot_facts({0: cue, 3: b3}, TABLE, 0.3, 2.4, FPS)
+    assert named.first_contact == 3 and named.first_contact_conf >= 0.85
+    unsure = shots.shot_facts({0: cue, 3: b3}, TABLE, 0.3, 2.4, FPS, unnamed=[first])
+    assert unsure.first_contact == 3 and unsure.first_contact_conf < 0.85
+    assert any("no number" in note for note in unsure.notes)
+    # A track with no number that the cue ball reached only after ball 3 changes nothing.
+    late = path(rolling((1700, 400), 0, 400, 1.5, n), noise=0.5, seed=3)
+    assert shots.shot_facts({0: cue, 3: b3}, TABLE, 0.3, 2.4, FPS, unnamed=[late]).first_contact_conf >= 0.85
