@@ -656,14 +656,15 @@ def is_racked(rests):
 
 
 def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_conf=None, may_be=None,
-               unnamed=()):
+               unnamed=(), balls=None):
     """The facts of one shot.
 
     paths: {ball: Path} around the shot (from before its start to after its end);
     dropped: {ball: t} for balls whose track ended in a pocket's mouth during the shot and
     never came back; id_conf: {ball: identity confidence}; may_be: {ball: the balls its
     track may be, or None} (identity.label_with_rivals); unnamed: Paths of the tracks that
-    got no number (a ball whose number went to another track of it)."""
+    got no number (a ball whose number went to another track of it); balls: the game's
+    numbers (identity.balls_of; all 16 if not given)."""
     f = CameraFacts(t_start, t_end, clock)
     dropped = dict(dropped)
     rests = {b: rest_at(p, t_start) for b, p in paths.items()}
@@ -672,9 +673,11 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
             rests[b] = (float(p.x[0]), float(p.y[0]))
     f.first_contact, f.first_contact_conf, f.contact_t, notes = first_contact(paths, rests, t_start, fps)
     f.notes.extend(notes)
-    if f.first_contact_conf > UNSURE_FIRST and _unnamed_first(unnamed, paths.get(0), t_start, f.contact_t, fps):
-        f.first_contact_conf = UNSURE_FIRST
-        f.notes.append("a ball with no number may have been hit first: the first contact is unsure")
+    hidden_first = _unnamed_first(unnamed, paths.get(0), t_start, f.contact_t, fps)
+    if hidden_first:
+        f.notes.append("a ball with no number may have been hit first: which ball is unsure")
+        if f.first_contact is None:    # a contact there was, with a ball that has no number
+            f.first_contact_conf = min(f.first_contact_conf, UNSURE_FIRST)
     f.is_break = is_racked(rests)
     t_from = f.contact_t if f.contact_t is not None else None
     railed, conf = [], {}
@@ -735,4 +738,8 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
             f.first_identity_conf = id_conf.get(f.first_contact, 1.0)
     if may_be and f.first_contact is not None and f.first_contact in may_be:
         f.first_may_be = may_be[f.first_contact]
+    if hidden_first and f.first_contact is not None:
+        # The contact is sure, not its ball: it may be any object ball (14.1 needs no more).
+        f.first_identity_conf = min(f.first_identity_conf or 1.0, UNSURE_FIRST)
+        f.first_may_be = sorted(set(balls or range(1, 16)) - {0} | {f.first_contact})
     return f
