@@ -315,7 +315,7 @@ def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None, c
                 continue
             if fill[r, c] >= MIN_FILL:
                 ring.append((r, c))
-            elif cloth_y is not None and fill[r, c] >= FAINT_FILL and \
+            elif cloth_y is not None and fill[r, c] >= FAINT_FILL and _on_bed(geo, x, y) and \
                     _shaded_ball(gray, cloth_y, r, c, geo.r_px):
                 faint[(r, c)] = (x, y)
         # Circles first, the fullest first (a ball's own circle before the one half on its
@@ -355,6 +355,13 @@ def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None, c
                     "circle": (r, c) in circle_set, "faint": (r, c) in faint,
                     "near_occluder": near})
     return out
+
+
+def _on_bed(geo, col, row):
+    """Within the cushion noses: where a ball of the cloth's colour can lie (a pocket's
+    mouth and the rails around make round shades of their own)."""
+    x, y = geo.to_mm(col, row)
+    return 0.0 <= x <= geo.table.length and 0.0 <= y <= geo.table.width
 
 
 def _shaded_ball(gray, cloth_y, r, c, r_px):
