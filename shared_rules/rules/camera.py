@@ -358,13 +358,23 @@ def break_rails(g, shot, facts):
 
 def beams_disagree(g, shot, facts):
     """A reason (REASONS) the facts cannot be this shot's, or None: the beams are the authority on
-    what dropped, and a first ball must be one that was on the table."""
+    what dropped, and a first ball must be one that was on the table. The camera contradicts them
+    where it saw a ball drop that they did not, or saw on the table at rest a ball they saw drop; a
+    ball it lost sight of (`lost`: neither seen to drop nor at rest) may be one they saw drop."""
     balls = facts["pocketed"]["balls"]
+    lost = facts["lost"]
     drops = [d for d in shot["pocketed"] if d[0] != 0]
+    known = [d[0] for d in drops if d[0] is not None]
     seen = [b for b in balls if b != 0]
-    if len(seen) != len(drops) or (0 in balls) != bool(shot["cue_pocketed"]):
+    missed = [b for b in known if b not in seen]          # dropped, not seen to drop
+    if [b for b in missed if b not in lost]:
         return "beams"
-    if [d for d in drops if d[0] is not None and d[0] not in seen]:
+    spare = [b for b in lost if b != 0 and b not in missed]      # may be the drops not named
+    unnamed = len(drops) - len(known)
+    extra = [b for b in seen if b not in known]            # seen to drop, named by no beam
+    if len(extra) > unnamed or unnamed - len(extra) > len(spare):
+        return "beams"
+    if (0 in balls) != bool(shot["cue_pocketed"]) and not (shot["cue_pocketed"] and 0 in lost):
         return "beams"
     first = facts["first_contact"]["ball"]
     if first is not None and (first == 0 or first not in g["on_table"]):

@@ -438,3 +438,21 @@ def test_facts_of_no_shot_move_the_balls_but_not_the_last_shot():
     t.feed(seen(t.t + 500, t.t + 900, first=3, railed=(3,), followed=(0, 3)))    # the board felt nothing
     assert t.state["camera"]["last_shot"] == last
     assert t.state["camera"]["balls"] == {"0": [300.0, 400.0], "3": [600.0, 400.0]}
+
+
+def test_a_ball_the_camera_lost_sight_of_may_be_the_one_the_beams_saw_drop():
+    """The beams saw the 3 drop; the camera lost it on its way (neither seen to drop nor at
+    rest): no contradiction, its first contact is used. Seen at rest instead, it contradicts
+    them, and so does a drop the camera saw that no beam did."""
+    t = nine_ball_after_break()
+    t.shot(rails=2, drops=[(3, 2)], camera="before", first=5, railed=(5,), lost=(3,),
+           followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
+    assert foul_codes(t) == ["wrong_first_contact"] and fallback_of(t) is None
+    assert 3 not in t.state["on_table"]
+    t = nine_ball_after_break()
+    t.shot(rails=2, drops=[(3, 2)], camera="before", first=5, railed=(5,), followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
+    assert foul_codes(t) == [] and fallback_of(t) == "beams"
+    t = nine_ball_after_break()
+    t.shot(rails=2, camera="before", first=5, railed=(5,), lost=(3,), pocketed=(4,),
+           followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
+    assert foul_codes(t) == [] and fallback_of(t) == "beams"
