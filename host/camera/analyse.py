@@ -389,6 +389,13 @@ class Analyser:
         if hands or labels.get(cue.key, (None,))[0] != 0:
             # The ball that was stroked is the cue ball; the hands take no ball's number.
             labels, rivals = self.labels_with_rivals(cue=cue.key, exclude=hands, tracks=tracks)
+        if self.balls == identity.GAMES["nineball"]:
+            rests = {}
+            for tr in tracks:
+                at = shots.rest_at(shots.Path(tr.t, tr.x, tr.y), t_start)
+                if tr.key in labels and at is not None:
+                    rests[tr.key] = at
+            labels, rivals = identity.named_by_the_rack(labels, rivals, rests)
         paths, dropped, id_conf, may_be = {}, {}, {}, {}
         for tr in tracks:
             if tr.key not in labels:

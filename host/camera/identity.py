@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from host.camera.assignment import INF, assign
+from host.camera.geometry import BALL_R_MM
 from shared_rules.rules.camera import MIN_CONFIDENCE
 
 # Reference colours (BGR) of the usual set; a table's own can be given (docs/camera.md).
@@ -298,3 +299,34 @@ def label_with_rivals(summaries, palette=None, balls=BALLS, max_misfit=16.0, fix
         else:
             rivals[keys[i]] = sorted({balls[j]} | {b for b, c in zip(balls, cost[i]) if c <= cost[i][j] + RIVAL_GAP})
     return out, rivals
+
+
+RACK_ROW_MM = 2 * BALL_R_MM * math.sqrt(3) / 2    # between two rows of a tight rack
+RACK_SLACK_MM = 15.0      # a rack's balls lie this near their places (a rack is not drawn to a mm)
+RACK_NAMED = 0.9          # the confidence of a number the rack's shape gives
+
+
+def named_by_the_rack(labels, rivals, rests):
+    """Nine-ball's rack (NB.RACK: the 1 at the apex, on the foot spot; the 9 in the middle) names
+    the two yellow balls where their looks cannot (a stripe racked band-down looks solid): the one
+    at the apex is the 1, the one two rows behind it on its line the 9. Only that very shape does:
+    of the two tracks labelled 1 and 9, one that may be either, one the rack's ball nearest the
+    head, the other two rows behind it, and a rack around them; else the labels stand.
+    `rests`: {track key: (x, y)} where each lay when the shot began. Pure: new dicts."""
+    keys = dict((b, k) for k, (b, _) in labels.items() if b in (1, 9))
+    if len(keys) != 2 or keys[1] not in rests or keys[9] not in rests:
+        return labels, rivals
+    if not [k for k in keys.values() if rivals.get(k) and 1 in rivals[k] and 9 in rivals[k]]:
+        return labels, rivals           # the looks tell them apart: nothing to add
+    a, b = sorted(keys.values(), key=lambda k: rests[k][0])
+    (ax, ay), (bx, by) = rests[a], rests[b]
+    if abs(bx - ax - 2 * RACK_ROW_MM) > RACK_SLACK_MM or abs(by - ay) > RACK_SLACK_MM:
+        return labels, rivals
+    near = [p for k, p in rests.items() if labels.get(k, (0,))[0] != 0 and
+            math.hypot(p[0] - bx, p[1] - by) < 2 * RACK_ROW_MM + RACK_SLACK_MM]
+    if len(near) < 5 or min(p[0] for p in near) < ax - RACK_SLACK_MM:
+        return labels, rivals           # no rack around them, or a ball ahead of the "apex"
+    labels, rivals = dict(labels), dict(rivals)
+    labels[a], labels[b] = (1, RACK_NAMED), (9, RACK_NAMED)
+    rivals[a], rivals[b] = [1], [9]
+    return labels, rivals
