@@ -45,6 +45,7 @@ SKIRT_MM = 30.0          # a ball seen this near a cushion line with no hit foun
 UNSEEN_FRAMES = 2.5      # a ball unseen longer than this while moving may have met a cushion then
 SEEN_NOT_RAILED = 0.9    # seen all the way, never near a cushion: it met none
 UNSURE_NOT_RAILED = 0.6  # ... near one, or out of sight on the way: a person's call
+LOST_RAILED = 0.6         # a ball lost by the shot's end: its cushions (or none) this sure at most
 UNSURE_FIRST = 0.55      # a first contact guessed (the first ball to move) or contradicted by
                          # another ball's earlier motion
 EARLY_FRAMES = 3.0       # ... moving this many frames before it (a rack's balls go within a few)
@@ -729,6 +730,14 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
             continue
         f.rest[b] = pos
         f.rest_conf[b] = 0.95
+    for b in f.lost:
+        # Neither at rest anywhere nor seen to drop: the track was not one ball all through (a
+        # rack's neighbour took the ball's track, and its cushion), so neither are its cushions.
+        if b in conf:
+            conf[b] = min(conf[b], LOST_RAILED)
+    if f.is_break and f.lost:
+        margins = [conf[b] for b in paths if b != 0 and b in conf]
+        f.break_conf = min(margins) if margins else 0.5
     if id_conf:
         used = [id_conf.get(b, 1.0) for b in paths]
         f.identity_conf = min(used) if used else 1.0

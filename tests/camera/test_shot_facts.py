@@ -527,3 +527,47 @@ def test_a_ball_with_no_number_hit_before_the_named_first_contact_makes_it_unsur
     # A track with no number that the cue ball reached only after ball 3 changes nothing.
     late = path(rolling((1700, 400), 0, 400, 1.5, n), noise=0.5, seed=3)
     assert not shots.shot_facts({0: cue, 3: b3}, TABLE, 0.3, 2.4, FPS, unnamed=[late]).notes
+
+
+def _off_a_cushion(start, t_go, n, v=1500.0, fps=FPS):
+    """A ball that sets off at t_go across the table, meets the right cushion (y = W - R) and
+    comes back at 0.6 of its speed, slowing at 500 mm/s^2 until it stops."""
+    wall = TABLE.width - R
+    t_hit = t_go + (wall - start[1]) / v
+    out = []
+    for i in range(n):
+        t = i / fps
+        if t <= t_go:
+            y = start[1]
+        elif t <= t_hit:
+            y = start[1] + v * (t - t_go)
+        else:
+            back = min(t - t_hit, 0.6 * v / 500.0)
+            y = wall - (0.6 * v * back - 250.0 * back * back)
+        out.append((start[0], y))
+    return out
+
+
+def test_a_ball_lost_by_the_shot_s_end_makes_its_cushion_and_the_break_s_count_unsure():
+    # A rack of nine; the cue ball breaks it at 0.73 s. Balls 1 and 2 go to cushions and stop;
+    # ball 3's track goes to the foot cushion and is never seen again, at rest or dropping (a
+    # rack's neighbour had taken it over). Its cushion would make the break's count 3: a
+    # track that is not one ball all through cannot count surely either way.
+    n = 240
+    cue = path(rolling((600, 635), 0, 3000, 0.3, n, decel=100.0, t_stop=0.73), noise=0.5)
+    rack = {1: (1300, 635), 2: (1350, 606), 3: (1350, 664), 4: (1400, 577), 5: (1400, 693),
+            6: (1400, 635), 7: (1450, 606), 8: (1450, 664), 9: (1500, 635)}
+    paths = {0: cue}
+    paths[1] = path(rolling(rack[1], 0, 2000, 0.73, n, t_stop=1.3), noise=0.5, seed=1)
+    paths[2] = path(rolling(rack[2], -90, 1500, 0.75, n, t_stop=1.4), noise=0.5, seed=2)
+    p3 = _off_a_cushion(rack[3], 0.75, n)
+    paths[3] = path(p3[:80], noise=0.5, seed=3)              # lost at 1.33 s, after its cushion
+    for b in range(4, 10):
+        paths[b] = path([rack[b]] * n, noise=0.5, seed=b)
+    f = shots.shot_facts(paths, TABLE, 0.3, 3.5, FPS)
+    assert f.is_break and 3 in f.lost
+    assert f.railed_conf[3] < 0.85 and f.break_conf < 0.85
+    # Seen at rest by the cushion instead, its cushion counts surely.
+    paths[3] = path(p3, noise=0.5, seed=3)
+    f = shots.shot_facts(paths, TABLE, 0.3, 3.5, FPS)
+    assert 3 not in f.lost and f.railed_conf[3] >= 0.85
