@@ -25,6 +25,7 @@ FAINT_DARK_SHARE = 0.015    # (4 pixels of a ball at 4 mm a pixel; a hand or a s
 FAINT_BRIGHT = 1.8         # ... and a highlight over FAINT_BRIGHT x, at most this share of it
 FAINT_GLINT_SHARE = 0.2
 HOUGH_VOTES = 8            # a circle's votes (edge pixels on its rim) at a radius of HOUGH_R_PX
+FULLER = 0.1               # a circle this much fuller than a nearer one with more votes wins
 HOUGH_MIN_DIST = 0.8       # x the radius: circles this near are one (candidates suppresses the rest)
 HOUGH_R_PX = 7.15          # (a ball at 4 mm/px); a smaller drawn ball has fewer rim pixels
 
@@ -273,7 +274,8 @@ def circles(gray, geo):
     separate the balls of a rack, where the not-cloth score is one plateau. Circles nearer
     than a ball's width come out too (OpenCV keeps only the one with most votes of those
     within minDist): a ball and its hard shadow make a second circle, half ball and half
-    shadow, that at times outvotes the ball's own; `candidates` keeps the fuller."""
+    shadow, that at times outvotes the ball's own; `candidates` keeps the fuller
+    (`_fuller_of_near`)."""
     import cv2
     r = geo.r_px
     votes = max(5, int(round(HOUGH_VOTES * r / HOUGH_R_PX)))   # the same share of the rim
@@ -318,10 +320,9 @@ def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None, c
             elif cloth_y is not None and fill[r, c] >= FAINT_FILL and _on_bed(geo, x, y) and \
                     _shaded_ball(gray, cloth_y, r, c, geo.r_px):
                 faint[(r, c)] = (x, y)
-        # Circles first, the fullest first (a ball's own circle before the one half on its
-        # shadow): they win the suppression below. Faint ones last: only where nothing else
-        # was found (a ball's shadow is round too).
-        ring.sort(key=lambda rc: -fill[rc[0], rc[1]])
+        # Circles first: they win the suppression below. Faint ones last: only where nothing
+        # else was found (a ball's shadow is round too).
+        ring = _fuller_of_near(ring, fill, 1.6 * geo.r_px)
         seeds = ring + seeds + list(faint)
         circle_set = set(ring) | set(faint)
     else:
@@ -355,6 +356,21 @@ def candidates(score, geo, area_mask=None, limit=40, occluded=None, gray=None, c
                     "circle": (r, c) in circle_set, "faint": (r, c) in faint,
                     "near_occluder": near})
     return out
+
+
+def _fuller_of_near(circles, fill, near):
+    """Of circles nearer each other than `near` (in votes' order, most first), the one with most
+    votes, unless another is clearly fuller of not-cloth (FULLER): a ball's own circle against
+    the one half on the ball and half on its hard shadow. In a rack every circle is full, and
+    the votes decide, as OpenCV's own suppression did."""
+    kept = []
+    for r, c in circles:
+        clash = [i for i, (kr, kc) in enumerate(kept) if (kr - r) ** 2 + (kc - c) ** 2 < near * near]
+        if not clash:
+            kept.append((r, c))
+        elif len(clash) == 1 and fill[r, c] > fill[kept[clash[0]]] + FULLER:
+            kept[clash[0]] = (r, c)
+    return kept
 
 
 def _on_bed(geo, col, row):
