@@ -25,7 +25,9 @@ FAINT_DARK_SHARE = 0.015    # (4 pixels of a ball at 4 mm a pixel; a hand or a s
 FAINT_BRIGHT = 1.8         # ... and a highlight over FAINT_BRIGHT x, at most this share of it
 FAINT_GLINT_SHARE = 0.2
 HOUGH_VOTES = 8            # a circle's votes (edge pixels on its rim) at a radius of HOUGH_R_PX
-FULLER = 0.1               # a circle this much fuller than a nearer one with more votes wins
+FULLER = 0.15              # a circle this much fuller than a nearer one with more votes wins (a
+                           # hard shadow's circle is 0.2-0.25 less full than the ball's; at 0.1 a rack's
+                           # edge ball lost to a circle straddling it and the rack flickered)
 HOUGH_MIN_DIST = 0.8       # x the radius: circles this near are one (candidates suppresses the rest)
 HOUGH_R_PX = 7.15          # (a ball at 4 mm/px); a smaller drawn ball has fewer rim pixels
 

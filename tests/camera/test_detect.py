@@ -106,7 +106,7 @@ def test_a_ball_with_a_hard_shadow_in_a_dark_corner_is_found_at_its_own_centre_e
         img[:] = (22, 22, 22)
         cloth = detect.ClothRef(detect.to_ycc(img).astype(np.float32))
         shadow = (int(round((c + 1.1 * rad) * 16)), int(round((r + 0.3 * rad) * 16)))
-        cv2.circle(img, shadow, int(round(rad * 16)), (7, 7, 7), -1, cv2.LINE_AA, 4)
+        cv2.circle(img, shadow, int(round(rad * 16)), (9, 9, 9), -1, cv2.LINE_AA, 4)
         cv2.circle(img, (int(round(c * 16)), int(round(r * 16))), int(round(rad * 16)), (110, 115, 112), -1,
                    cv2.LINE_AA, 4)
         img = np.clip(img.astype(np.int16) + rng.integers(-3, 4, img.shape), 0, 255).astype(np.uint8)
