@@ -162,10 +162,9 @@ def first_contact(paths, rests, t_start, fps):
     frame = 1.0 / fps
     # The cue ball reached a ball just before it moved: an approach long before (it passed by,
     # and the ball moved when something else came) is not its contact.
-    reach = {b: cue_reaches(cue, rests[b], t_start, movers[b][0] + 3 * frame,
-                            t_from=movers[b][0] - REACH_LEAD_S) for b in movers}
+    reach = {b: _reach_before(cue, rests[b], movers[b], t_start, frame) for b in movers}
     for b, on in nudged.items():  # ... so it counts only where the cue ball reached it
-        r = cue_reaches(cue, rests[b], t_start, on[0] + 3 * frame, tol=3.0, t_from=on[0] - REACH_LEAD_S)
+        r = _reach_before(cue, rests[b], on, t_start, frame, tol=3.0)
         if r is not None:
             movers[b], reach[b] = on, r
     if not movers:
@@ -173,8 +172,7 @@ def first_contact(paths, rests, t_start, fps):
         if _unseen_at_stroke(paths, t_start):   # a ball the cue ball may have met unseen
             return None, min(conf, UNSURE_NOT_RAILED), None, ["a ball was out of sight at the stroke"]
         return None, conf, None, []
-    valid = {b: reach[b] for b in movers
-             if reach[b] is not None and movers[b][0] >= reach[b] - 2.5 * frame}
+    valid = {b: reach[b] for b in movers if _moved_on_reach(movers[b], reach[b], frame)}
     notes = []
     if valid:
         order = sorted(valid, key=lambda b: (valid[b], movers[b][0]))
@@ -217,10 +215,21 @@ def _unnamed_first(unnamed, cue, t_start, t_first, fps):
         on = motion_onset(p, rest, t_start - 0.5 * frame) if rest is not None else None
         if on is None or on[0] < t_start - frame:
             continue
-        r = cue_reaches(cue, rest, t_start, on[0] + 3 * frame, t_from=on[0] - REACH_LEAD_S)
-        if r is not None and on[0] >= r - 2.5 * frame and (t_first is None or min(on[0], r) < t_first):
+        r = _reach_before(cue, rest, on, t_start, frame)
+        if _moved_on_reach(on, r, frame) and (t_first is None or min(on[0], r) < t_first):
             return True
     return False
+
+
+def _reach_before(cue, rest, on, t_start, frame, tol=6.0):
+    """When the cue ball came within contact of a ball resting at `rest` in the REACH_LEAD_S
+    before it moved (`on`: its motion_onset) or just after; None if it did not."""
+    return cue_reaches(cue, rest, t_start, on[0] + 3 * frame, tol=tol, t_from=on[0] - REACH_LEAD_S)
+
+
+def _moved_on_reach(on, reach, frame):
+    """The ball moved when the cue ball reached it (`reach`), not before."""
+    return reach is not None and on[0] >= reach - 2.5 * frame
 
 
 def _moved_before(paths, rests, movers, first, t_first, t_start, frame):
@@ -715,10 +724,6 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
         conf[0] = min(conf[0], f.first_contact_conf)    # a contact guessed or contradicted: its time too
     f.railed = sorted(railed)
     f.railed_conf = conf
-    if f.is_break:
-        f.break_railed = len([b for b in railed if b != 0])
-        margins = [conf[b] for b in paths if b != 0 and b in conf]
-        f.break_conf = min(margins) if margins else 0.5
     f.pocketed = sorted(b for b, t in dropped.items() if t_start - 0.2 <= t <= t_end + 0.5)
     f.pocketed_conf = {b: 0.95 for b in f.pocketed}
     for b, p in paths.items():
@@ -735,7 +740,8 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
         # rack's neighbour took the ball's track, and its cushion), so neither are its cushions.
         if b in conf:
             conf[b] = min(conf[b], LOST_RAILED)
-    if f.is_break and f.lost:
+    if f.is_break:
+        f.break_railed = len([b for b in railed if b != 0])
         margins = [conf[b] for b in paths if b != 0 and b in conf]
         f.break_conf = min(margins) if margins else 0.5
     if id_conf:
