@@ -46,6 +46,8 @@ UNSEEN_FRAMES = 2.5      # a ball unseen longer than this while moving may have 
 SEEN_NOT_RAILED = 0.9    # seen all the way, never near a cushion: it met none
 UNSURE_NOT_RAILED = 0.6  # ... near one, or out of sight on the way: a person's call
 LOST_RAILED = 0.6         # a ball lost by the shot's end: its cushions (or none) this sure at most
+BROKEN_S = 0.25          # a ball's track unseen this long (the tracker's RECENT_S: then it relinks)
+BROKEN_MM = 100.0        # ... and seen again this far from where it was lost: maybe not one ball
 UNSURE_FIRST = 0.55      # a first contact guessed (the first ball to move) or contradicted by
                          # another ball's earlier motion
 EARLY_FRAMES = 3.0       # ... moving this many frames before it (a rack's balls go within a few)
@@ -618,6 +620,21 @@ def unrailed_conf(path, table, fps, t_end, dropped=False):
     return SEEN_NOT_RAILED
 
 
+def broken_off(path, t0, t1):
+    """When, from `t0` to `t1`, the ball's track last broke off: went unseen for BROKEN_S or
+    more and was seen again more than BROKEN_MM from where it was lost (the time it was seen
+    again), or None. Across such a break the track may not be one ball: the tracker relinks a
+    lost track to a candidate far off (a hand's track lost by the head cushion came back 1.4 m
+    away on a rack ball at rest, and that ball took the hand's cushion), and cushions seen before
+    it may be another ball's."""
+    w = path.window(t0, t1)
+    gaps = np.nonzero(np.diff(w.t) >= BROKEN_S)[0]
+    for k in gaps[::-1]:
+        if math.hypot(w.x[k + 1] - w.x[k], w.y[k + 1] - w.y[k]) > BROKEN_MM:
+            return float(w.t[k + 1])
+    return None
+
+
 def _rails_from(path, rest, t_start, t_contact):
     """From when an object ball's cushions count: the stroke, or the first contact if the
     ball lay still at its rest then. What its track did before that was not the ball (a stick
@@ -716,6 +733,10 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
         if hits:
             railed.append(b)
             conf[b] = sure(max(h[2] for h in hits), 3.0)
+            cut = broken_off(seen, left - 0.5 / fps, t_end + 0.5)
+            if cut is not None and all(h[0] < cut for h in hits):
+                conf[b] = min(conf[b], LOST_RAILED)
+                f.notes.append("ball %d: its cushion was seen before its track broke off" % b)
         elif late:
             conf[b] = UNSURE_NOT_RAILED
         else:

@@ -571,3 +571,32 @@ def test_a_ball_lost_by_the_shot_s_end_makes_its_cushion_and_the_break_s_count_u
     paths[3] = path(p3, noise=0.5, seed=3)
     f = shots.shot_facts(paths, TABLE, 0.3, 3.5, FPS)
     assert 3 not in f.lost and f.railed_conf[3] >= 0.85
+
+
+def test_a_cushion_seen_before_a_ball_s_track_broke_off_far_away_is_unsure():
+    # The rack of nine broken at 0.73 s. Ball 3's track meets the right cushion, is lost on its
+    # way back at 1.33 s and comes back 1 s later 600 mm away, lying still: the tracker relinked
+    # it to another ball (a hand's track lost by the head cushion once took a rack ball's place
+    # this way, with the hand's cushion). Its cushion may be another ball's: not sure.
+    n = 240
+    cue = path(rolling((600, 635), 0, 3000, 0.3, n, decel=100.0, t_stop=0.73), noise=0.5)
+    rack = {1: (1300, 635), 2: (1350, 606), 3: (1350, 664), 4: (1400, 577), 5: (1400, 693),
+            6: (1400, 635), 7: (1450, 606), 8: (1450, 664), 9: (1500, 635)}
+    paths = {0: cue}
+    paths[1] = path(rolling(rack[1], 0, 2000, 0.73, n, t_stop=1.3), noise=0.5, seed=1)
+    paths[2] = path(rolling(rack[2], -90, 1500, 0.75, n, t_stop=1.4), noise=0.5, seed=2)
+    for b in range(4, 10):
+        paths[b] = path([rack[b]] * n, noise=0.5, seed=b)
+    p3 = path(_off_a_cushion(rack[3], 0.75, n)[:80] + [(1950, 635)] * (n - 140), noise=0.5, seed=3)
+    p3.t[80:] += 1.0
+    paths[3] = p3
+    f = shots.shot_facts(paths, TABLE, 0.3, 3.5, FPS)
+    assert f.is_break and 3 in f.railed and 3 not in f.lost
+    assert f.railed_conf[3] < 0.85
+    assert any("broke off" in note for note in f.notes)
+    # Hidden half a second once it lay still (an arm over it) and seen again where it lay: one ball.
+    whole = path(_off_a_cushion(rack[3], 0.75, n), noise=0.5, seed=3)
+    keep = np.r_[0:180, 210:n]
+    paths[3] = shots.Path(whole.t[keep], whole.x[keep], whole.y[keep])
+    f = shots.shot_facts(paths, TABLE, 0.3, 3.5, FPS)
+    assert 3 in f.railed and f.railed_conf[3] >= 0.85
