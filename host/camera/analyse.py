@@ -321,7 +321,7 @@ class Analyser:
                     continue
                 rest, t_from = (float(np.median(w.x[:3])), float(np.median(w.y[:3]))), float(w.t[0])
             rest, onset = _settled_onset(p, rest, t_from, tr.born[0], t_now)
-            if onset is None or onset[1] < STRUCK_MM_S:
+            if onset is None or max(onset[1], _leaving_speed(p, rest, onset[0])) < STRUCK_MM_S:
                 continue                # a cue ball lies still before it is struck, then goes
             if labels.get(tr.key, (None,))[0] != 0 and self._in_cluster(tr, rest, onset[0], tracks):
                 continue                # a white stripe in the rack, not the cue ball
@@ -554,6 +554,18 @@ def _settled_onset(p, rest, t_from, t_born, t_now, tries=6):
     return rest, None
 
 
+def _leaving_speed(p, rest, t0):
+    """How fast the ball went away from `rest` over the LEAVING_S after it left at `t0` (mm/s;
+    0 if it was not seen then): a softly struck ball's smeared centre creeps 1-2 mm a frame
+    at first at 120 fps, so the speed of its first two moving observations can read a tenth
+    of the ball's (19 mm/s for a cue ball leaving at 430: the stroke was not found)."""
+    w = p.window(t0 + 0.5 * LEAVING_S, t0 + LEAVING_S)
+    if not len(w):
+        return 0.0
+    return math.hypot(w.x[-1] - rest[0], w.y[-1] - rest[1]) / max(w.t[-1] - t0, 1e-6)
+
+
+LEAVING_S = 0.05         # a struck ball's speed is measured over this (3 frames at 60 fps)
 STILL_SPELL_S = 0.15     # after such a jump, lying still this long before the stroke will do
 
 
