@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from host.camera import detect, ends, identity, shots, tracking
+from host.camera import appearance, detect, ends, identity, shots, tracking
 from host.camera.facts import add_start, set_second_contact
 from host.camera.geometry import BALL_R_MM, Lens, Table, View, TABLE_SIZES
 
@@ -46,6 +46,20 @@ ABSORB_FRAMES = 45       # every so many frames, what stood still since becomes 
 S_MM_FINE = 4.0
 S_MM_COARSE = 5.0
 FINE_SOURCE_MM = 3.2
+
+
+_MODEL = []
+
+
+def appearance_model():
+    """The ball-looks model (host/data/ball_looks.json), loaded once; None where it is not
+    installed (the colour shares alone then name the balls)."""
+    if not _MODEL:
+        try:
+            _MODEL.append(appearance.Model.load())
+        except (OSError, ValueError, KeyError):
+            _MODEL.append(None)
+    return _MODEL[0]
 
 
 class Analyser:
@@ -196,7 +210,7 @@ class Analyser:
         else:
             looks = [None] * len(cands)       # at rest: the looks of every 8th frame do
         self._n_cands = len(cands)
-        self.tracker.step(t, cands, looks)
+        self.tracker.step(t, cands, looks, evidence=self._evidence(frame, cands, looks))
         if self.frames % 30 == 0:
             detect.update_cloth(self.cloth, ycc, score,
                                 smooth=self.smooth if self.frames % 120 == 0 else None)
@@ -204,6 +218,25 @@ class Analyser:
             detect.absorb_still(self.cloth, ycc, self._before, score, self._ball_mask())
             self._before = ycc
         return self._segment(t)
+
+    def _evidence(self, frame, cands, looks):
+        """The appearance model's log probabilities for each candidate whose looks were taken
+        this frame (None for the others, and for all without a model), from the camera's own
+        pixels (host/camera/appearance.py)."""
+        model = appearance_model()
+        want = [k for k, lk in enumerate(looks) if lk is not None]
+        out = [None] * len(cands)
+        if model is None or not want:
+            return out
+        pts = np.array([[cands[k]["x"], cands[k]["y"]] for k in want])
+        centres, radii = appearance.radii_px(self.view, pts)
+        if float(np.median(radii)) < appearance.MIN_RADIUS_PX:
+            return out                 # too coarse a picture for the model: the colour shares do
+        cloth = np.array([self.cloth.img[int(cands[k]["row"]), int(cands[k]["col"])] for k in want])
+        logp = model.log_probs(appearance.features(appearance.cut_patches(frame, centres, radii), cloth, self.tint))
+        for k, lp in zip(want, logp):
+            out[k] = lp
+        return out
 
     def _still_places(self):
         """(x, y) arrays of the tracks lying still (seen now, moved under 2 mm over their

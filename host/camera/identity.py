@@ -133,6 +133,18 @@ class Looks:
         self.colour = []          # (L, a, b, weight)
         self.white_l = []
         self.n = 0
+        self.evidence = None      # the appearance model's log probabilities (17), summed with weights
+        self.evidence_w = 0.0
+
+    def add_evidence(self, logp, weight=1.0):
+        """One look's log probabilities of balls 0-15 and of no ball (appearance.Model),
+        counted with `weight` (0: next to an arm, where the disc is partly the hand)."""
+        if logp is None or weight <= 0:
+            return
+        if self.evidence is None:
+            self.evidence = np.zeros(len(logp), np.float64)
+        self.evidence += weight * np.asarray(logp, np.float64)
+        self.evidence_w += weight
 
     def add(self, looks, weight=1.0):
         if looks is None or weight <= 0:
@@ -160,6 +172,11 @@ class Looks:
                 self.colour.append(item)
 
     def merge(self, other):
+        if other.evidence is not None:
+            if self.evidence is None:
+                self.evidence = np.zeros_like(other.evidence)
+            self.evidence = self.evidence + other.evidence
+            self.evidence_w += other.evidence_w
         for w, d in zip(other.white, other.dark):
             self.add((w, d, 0.0, None, None, None, None))
         for L, a, b, wt in other.colour:
@@ -175,17 +192,25 @@ class Looks:
             c = np.array(self.colour)
             wt = c[:, 3] + 1e-6
             col = tuple((c[:, :3] * wt[:, None]).sum(axis=0) / wt.sum())
-        return {"white_hi": float(np.percentile(wh, 85)), "white_lo": float(np.percentile(wh, 15)),
-                "white_mid": float(np.median(wh)), "dark": float(np.median(self.dark)),
-                "white_l": float(np.median(self.white_l)) if self.white_l else None,
-                "colour": col, "frames": len(wh), "seen": self.n}
+        out = {"white_hi": float(np.percentile(wh, 85)), "white_lo": float(np.percentile(wh, 15)),
+               "white_mid": float(np.median(wh)), "dark": float(np.median(self.dark)),
+               "white_l": float(np.median(self.white_l)) if self.white_l else None,
+               "colour": col, "frames": len(wh), "seen": self.n}
+        if self.evidence_w > 0:
+            out["logp"] = (self.evidence / self.evidence_w).tolist()
+            out["logp_w"] = self.evidence_w
+        return out
 
 
 def misfit(summary, ball, palette, white_level=None):
     """How badly a track's looks fit ball number `ball` (0 = perfect; about 1 per sigma).
-    `white_level`: the white's lightness against the cloth in this video (the cue ball's)."""
+    `white_level`: the white's lightness against the cloth in this video (the cue ball's).
+    Where the appearance model saw the track (`logp`: its looks' mean log probabilities),
+    EVIDENCE_K x how unlikely its looks make the number; else the colour shares below."""
     if summary is None:
         return 50.0
+    if summary.get("logp") is not None:
+        return -EVIDENCE_K * summary["logp"][ball]
     wh, wl, dk, col = summary["white_hi"], summary["white_lo"], summary["dark"], summary["colour"]
     if ball == 0:
         return _over(0.85 - wl, 0.1) + _over(dk - 0.15, 0.1) + _sat_pen(col, 0.55)
@@ -249,6 +274,15 @@ def white_level(summaries):
 
 MIN_LIFE_S = 0.5          # a track seen for less is no ball (a hand, the stick's ferrule)
 NOT_A_BALL = 9.0          # misfit of "this track is no ball" (a hand, a glint)
+EVIDENCE_K = 2.0          # misfit per unit of a track's mean log probability (appearance.Model)
+
+
+def _no_ball(summary):
+    """The misfit of "this track is no ball": NOT_A_BALL, or less where the appearance model
+    found its looks like a hand's, the stick's or a shadow's."""
+    if summary is not None and summary.get("logp") is not None:
+        return min(NOT_A_BALL, -EVIDENCE_K * summary["logp"][16])
+    return NOT_A_BALL
 
 
 def label(summaries, palette=None, balls=BALLS, max_misfit=16.0, fixed=None):
@@ -275,7 +309,8 @@ def label_with_rivals(summaries, palette=None, balls=BALLS, max_misfit=16.0, fix
     wl = white_level(summaries)
     # A track seen briefly (a glint, a hand) pays for it: a ball is seen for long.
     cost = [[misfit(summaries[k], b, palette, wl) + _brief(summaries[k]) for b in balls] for k in keys]
-    rows = [[c if c <= max_misfit else INF for c in row] + [NOT_A_BALL] * len(keys) for row in cost]
+    none = [_no_ball(summaries[k]) for k in keys]
+    rows = [[c if c <= max_misfit else INF for c in row] + [nb] * len(keys) for row, nb in zip(cost, none)]
     for key, ball in (fixed or {}).items():
         if key not in summaries or ball not in balls:
             continue
@@ -289,12 +324,12 @@ def label_with_rivals(summaries, palette=None, balls=BALLS, max_misfit=16.0, fix
     for i, j in assign(rows):
         if j >= len(balls):
             continue
-        row = sorted(cost[i] + [NOT_A_BALL])
+        row = sorted(cost[i] + [none[i]])
         gap = row[1] - cost[i][j] if len(row) > 1 else 10.0
         out[keys[i]] = (balls[j], float(1 - math.exp(-max(gap, 0.0) / 2.0)))
         if keys[i] in (fixed or {}):
             rivals[keys[i]] = [balls[j]]
-        elif NOT_A_BALL <= cost[i][j] + RIVAL_GAP:
+        elif none[i] <= cost[i][j] + RIVAL_GAP:
             rivals[keys[i]] = None
         else:
             rivals[keys[i]] = sorted({balls[j]} | {b for b, c in zip(balls, cost[i]) if c <= cost[i][j] + RIVAL_GAP})

@@ -69,7 +69,7 @@ class Track:
         dt = min(t - t0, 0.1)
         return x0 + vx * dt, y0 + vy * dt
 
-    def add(self, t, x, y, looks, weight):
+    def add(self, t, x, y, looks, weight, evidence=None):
         self.t.append(t)
         self.x.append(x)
         self.y.append(y)
@@ -77,6 +77,8 @@ class Track:
         self.lost_since = None
         self.dropped_at = None
         self.looks.add(looks, weight)
+        if evidence is not None:
+            self.looks.add_evidence(evidence, _evidence_weight(self, weight))
         if weight > 0.3:              # sharp frames teach the colour; smeared ones do not
             self._follow_colour(looks)
 
@@ -123,8 +125,9 @@ class Tracker:
     def live(self):
         return [tr for tr in self.tracks if tr.dropped_at is None or not tr.confirmed]
 
-    def step(self, t, cands, looks, blur_weight=None):
-        """Take one frame's candidates (dicts with x, y) and their looks (same order).
+    def step(self, t, cands, looks, blur_weight=None, evidence=None):
+        """Take one frame's candidates (dicts with x, y) and their looks (same order; `evidence`:
+        the appearance model's log probabilities of each, or None).
 
         Tracks seen lately (lost for at most RECENT_S) and candidates are matched by
         least total cost, where leaving a track unmatched costs MISS and leaving a
@@ -152,6 +155,7 @@ class Tracker:
                     row.append(d / sigma + colour_cost(tr, lk))
             cost.append(row)
         pairs = assign_or_leave(cost, MISS, NEW) if n and m else []
+        ev = evidence if evidence is not None else [None] * m
         used = set()
         matched = set()
         for i, j in pairs:
@@ -159,7 +163,7 @@ class Tracker:
                 continue
             tr = active[i]
             c = cands[j]
-            tr.add(t, c["x"], c["y"], looks[j], _weight(tr, blur_weight, c))
+            tr.add(t, c["x"], c["y"], looks[j], _weight(tr, blur_weight, c), ev[j])
             tr.near_occluder += bool(c.get("near_occluder"))
             used.add(j)
             matched.add(id(tr))
@@ -176,10 +180,11 @@ class Tracker:
                 tr = Track(self.next_key, t, c["x"], c["y"])
                 self.next_key += 1
                 tr.looks.add(looks[j])
+                tr.looks.add_evidence(ev[j])
                 tr._follow_colour(looks[j])
                 self.tracks.append(tr)
             else:
-                tr.add(t, c["x"], c["y"], looks[j], 0.0 if c.get("near_occluder") else 0.5)
+                tr.add(t, c["x"], c["y"], looks[j], 0.0 if c.get("near_occluder") else 0.5, ev[j])
         self._forget(t)
         self._merge()
 
@@ -258,6 +263,19 @@ def _weight(tr, blur_weight, cand=None):
     vx, vy = tr.velocity()
     v = math.hypot(vx, vy)
     return 1.0 / (1.0 + (v / 300.0) ** 2) if blur_weight is None else blur_weight
+
+
+def _evidence_weight(tr, weight):
+    """How much one look counts towards the appearance model's verdict: not at all next to an
+    arm (`weight` 0), half for a ball rolling fast (its smear mixes in cloth), else fully: unlike
+    the colour shares, the model was fitted on rolling balls' looks too, and a rolling ball shows
+    faces a ball at rest never turns up."""
+    if weight <= 0:
+        return 0.0
+    return 0.5 if math.hypot(*tr.velocity()) > FAST_LOOK_MM_S else 1.0
+
+
+FAST_LOOK_MM_S = 2000.0
 
 
 # ------------------------------------------------------------------ joining broken tracks
