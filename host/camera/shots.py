@@ -183,7 +183,7 @@ def first_contact(paths, rests, t_start, fps):
         # (a smeared cue ball's centre is off by centimetres: a rack's apex and the ball behind
         # it are reached within a frame of each other at a break's speed).
         gap = (valid[order[1]] - valid[first]) if len(order) > 1 else 10 * frame
-        conf = sure(gap, frame)
+        conf = max(sure(gap, frame), _line_conf(cue, rests, first, valid[first], t_start))
         early = _moved_before(paths, rests, movers, first, min(valid[first], movers[first][0]), t_start, frame)
         if early is not None:
             notes.append("ball %d moved before ball %d: the first contact is unsure" % (early, first))
@@ -192,7 +192,7 @@ def first_contact(paths, rests, t_start, fps):
     relay = _relayed(paths, rests, movers, t_start, frame)
     if relay is not None:
         notes.append("ball %d reached, passed the blow on to %d" % relay[:2])
-        return relay[0], 0.8, relay[2], notes
+        return relay[0], max(0.8, _line_conf(cue, rests, relay[0], relay[2], t_start)), relay[2], notes
     order = sorted(movers, key=lambda b: movers[b][0])
     if not any(_cue_came_near(cue, rests[b], t_start, movers[b][0] + 3 * frame, frame) for b in movers):
         # Seen all the way, the cue ball came nowhere near any ball that moved: it touched
@@ -201,6 +201,75 @@ def first_contact(paths, rests, t_start, fps):
         return None, 0.7, None, notes
     notes.append("no ball the cue ball reached moved: first mover %d" % order[0])
     return order[0], UNSURE_FIRST, movers[order[0]][0], notes
+
+
+def _line_conf(cue, rests, first, t_reach, t_start):
+    """How sure the cue ball's own line makes `first` the first ball it met (0.5: it cannot
+    tell): the ball was reached at `t_reach` (cue_reaches); its line then, from the last
+    LINE_SPAN_MM of its path, reaches that ball's contact circle `margin` mm before any other
+    ball's (each widened by what the line's direction leaves unsure there), and its path before
+    came no nearer than that to any other. A fast cue ball reaches a rack's apex and the balls
+    behind it within a frame, so the time between cannot say which came first; 50 mm of line
+    can (sure(margin, LINE_SCALE_MM)). None of it holds for a line that bends (a swerve, a
+    cushion): then 0.5."""
+    line = _approach_line(cue, t_start, t_reach)
+    if line is None or rests.get(first) is None:
+        return 0.5
+    origin, u, spread, before = line
+    entry = _ray_entries(origin, u, [rests[first]], 2 * R)[0][0]
+    if not math.isfinite(entry):
+        return 0.5
+    margin = math.inf
+    for b, rest in rests.items():
+        if b in (0, first) or rest is None:
+            continue
+        widen = LINE_SLACK_MM + spread * math.hypot(rest[0] - origin[0], rest[1] - origin[1])
+        e = _ray_entries(origin, u, [rest], 2 * R + widen)[0][0]
+        if len(before[0]):
+            e = min(e, 0.0 if _closest(before[0], before[1], rest) <= 2 * R + widen else math.inf)
+        margin = min(margin, e - entry)
+    if margin == math.inf:
+        margin = LINE_FAR_MM
+    return sure(max(margin, 0.0), LINE_SCALE_MM) if margin > 0 else 0.5
+
+
+def _approach_line(cue, t_start, t_reach):
+    """(origin, unit direction, direction's spread in radians, (xs, ys) of the path before the
+    origin) of the cue ball's straight approach to what it met at `t_reach`: the line fitted to
+    its observations over its last LINE_SPAN_MM before then (from the stroke on), or None if
+    it was seen too little or its path there bends by more than LINE_BEND_MM."""
+    if cue is None:
+        return None
+    w = cue.window(t_start - 1e-6, t_reach + 1e-6)
+    if len(w) < 3:
+        return None
+    x, y = w.x, w.y
+    k = len(x) - 1
+    while k > 0 and math.hypot(x[-1] - x[k - 1], y[-1] - y[k - 1]) <= LINE_SPAN_MM:
+        k -= 1
+    px, py = x[k:], y[k:]
+    if len(px) < 3 or math.hypot(px[-1] - px[0], py[-1] - py[0]) < LINE_MIN_MM:
+        return None
+    pts = np.stack([px, py], axis=1)
+    m = pts.mean(axis=0)
+    _, sv, vt = np.linalg.svd(pts - m, full_matrices=False)
+    u = vt[0] if np.dot(vt[0], pts[-1] - pts[0]) > 0 else -vt[0]
+    off = (pts - m) @ vt[1]
+    if np.max(np.abs(off)) > LINE_BEND_MM:
+        return None
+    length = float(np.dot(pts[-1] - pts[0], u))
+    spread = max(LINE_SPREAD_MIN, 2.0 * (float(np.std(off)) + 1.0) / max(length, 1.0))
+    origin = (float(px[0]), float(py[0]))
+    return origin, (float(u[0]), float(u[1])), spread, (x[:k + 1], y[:k + 1])
+
+
+LINE_SPAN_MM = 400.0     # the cue ball's approach line is fitted over this much of its path
+LINE_MIN_MM = 40.0       # ... at least this much of it
+LINE_BEND_MM = 6.0       # ... no observation farther than this off it (else it bent: no line)
+LINE_SPREAD_MIN = 0.01   # its direction unsure by at least this (radians)
+LINE_SLACK_MM = 5.0      # every other ball's contact circle widened by this (the rests' noise)
+LINE_SCALE_MM = 8.0      # a margin this long: 0.82 sure; twice: 0.93
+LINE_FAR_MM = 100.0      # the margin where no other ball lies ahead on the line
 
 
 def _unnamed_first(unnamed, cue, t_start, t_first, fps):

@@ -11,6 +11,8 @@ Tracks keep only what a shot needs (`trim`), so memory stays bounded on a live c
 import copy
 import math
 
+import numpy as np
+
 from host.camera.assignment import INF, assign_or_leave
 from host.camera.geometry import BALL_R_MM
 from host.camera.identity import Looks
@@ -112,6 +114,32 @@ def colour_cost(track, looks):
     return min(cost, 16.0)
 
 
+def ball_probs(track):
+    """A track's appearance as probabilities of balls 0-15 and no ball (the geometric mean of
+    its looks' probabilities, normalised), or None before the model has seen it EVIDENCE_LOOKS
+    times."""
+    lk = track.looks
+    if lk.evidence is None or lk.evidence_w < EVIDENCE_LOOKS:
+        return None
+    p = np.exp(lk.evidence / lk.evidence_w)
+    return p / p.sum()
+
+
+def unlike(p, q):
+    """How unlike two appearances are: -log of the chance that they are the same ball (or both
+    no ball), capped at UNLIKE_CAP. 0.05 for a ball and its own look, 4.6 for a look that gives
+    it one chance in a hundred."""
+    return min(-math.log(max(float(np.dot(p, q)), 1e-9)), UNLIKE_CAP)
+
+
+EVIDENCE_LOOKS = 3.0      # looks a track needs before its appearance is trusted
+UNLIKE_CAP = 7.0
+UNLIKE_W = 1.0            # a candidate's cost per unit of `unlike`: a look that rules the track's
+                          # ball out (7) costs 14, as much as leaving both alone (MISS + NEW)
+UNLIKE_FAST_CAP = 3.0     # ... at most this for a ball rolling faster than FAST_LOOK_MM_S (its
+                          # smear mixes in the cloth: its look is less sure)
+
+
 class Tracker:
     """Joins each frame's candidates into tracks (see the module's docstring)."""
 
@@ -136,6 +164,7 @@ class Tracker:
         active = [tr for tr in self.tracks
                   if tr.dropped_at is None and (tr.lost_since is None or t - tr.lost_since <= RECENT_S)]
         n, m = len(active), len(cands)
+        unlike_cost = self._unlike(active, evidence)
         cost = []
         for i, tr in enumerate(active):
             px, py = tr.predict(t)
@@ -147,10 +176,15 @@ class Tracker:
             row = []
             lx, ly = tr.x[-1], tr.y[-1]
             leap = JITTER_MM + V_MAX * gone          # the farthest a ball gets from its last place
-            for c, lk in zip(cands, looks):
+            for j, (c, lk) in enumerate(zip(cands, looks)):
                 d = math.hypot(c["x"] - px, c["y"] - py)
                 if d > gate or math.hypot(c["x"] - lx, c["y"] - ly) > leap:
                     row.append(INF)
+                elif unlike_cost is not None and unlike_cost[i][j] is not None:
+                    # A ball setting off (still slow by its last two places) smears already.
+                    moved = math.hypot(c["x"] - lx, c["y"] - ly) / gone
+                    cap = UNLIKE_FAST_CAP if max(v, moved) > FAST_LOOK_MM_S else UNLIKE_CAP
+                    row.append(d / sigma + UNLIKE_W * min(unlike_cost[i][j], cap))
                 else:
                     row.append(d / sigma + colour_cost(tr, lk))
             cost.append(row)
@@ -173,7 +207,7 @@ class Tracker:
         for j, c in enumerate(cands):
             if j in used:
                 continue
-            tr = self._relink(t, c, looks[j])
+            tr = self._relink(t, c, looks[j], ev[j])
             if tr is None and (c.get("near_occluder") or not c.get("circle", True)):
                 continue          # a hand or a sleeve's edge; a smear that is no round ball
             if tr is None:
@@ -187,6 +221,19 @@ class Tracker:
                 tr.add(t, c["x"], c["y"], looks[j], 0.0 if c.get("near_occluder") else 0.5, ev[j])
         self._forget(t)
         self._merge()
+
+    @staticmethod
+    def _unlike(active, evidence):
+        """[[unlike(track, candidate) or None]] where both have the appearance model's word
+        (None: the colour shares decide), or None where no candidate has it."""
+        if evidence is None or all(e is None for e in evidence):
+            return None
+        cands = [None if e is None else np.exp(np.asarray(e, np.float64)) for e in evidence]
+        out = []
+        for tr in active:
+            p = ball_probs(tr)
+            out.append([None if p is None or q is None else unlike(p, q / q.sum()) for q in cands])
+        return out
 
     def _merge(self):
         """Two tracks on one ball (one lost it for a frame, a new one took it): the
@@ -211,8 +258,9 @@ class Tracker:
                 tr.dropped_at = (tr.t[-1], k)
                 return
 
-    def _relink(self, t, c, looks):
+    def _relink(self, t, c, looks, evidence=None):
         best, best_cost = None, 3.0
+        q = None if evidence is None else np.exp(np.asarray(evidence, np.float64))
         for tr in self.tracks:
             if tr.lost_since is None or not tr.confirmed:
                 continue
@@ -223,7 +271,11 @@ class Tracker:
                 reach = 2 * BALL_R_MM        # back out of a pocket: only a rattle, nearby
             if d > reach:
                 continue
-            cc = colour_cost(tr, looks) + d / max(reach, 1.0)
+            p = ball_probs(tr) if q is not None else None
+            # Alike: the colours' cost, or the model's (a look a third as likely as the ball's
+            # own costs 1 of the 3 allowed, one chance in twenty 3).
+            like = colour_cost(tr, looks) if p is None else unlike(p, q / q.sum())
+            cc = like + d / max(reach, 1.0)
             if cc < best_cost:
                 best, best_cost = tr, cc
         return best
@@ -299,6 +351,15 @@ def _looks_tuple(tr):
         return None
     w, a, b = tr.colour
     return (w, None, None, None, a, b, None)
+
+
+def _track_unlike(a, b):
+    """How unlike two tracks look: the model's `unlike` (x2, on colour_cost's scale, where both
+    have its word), else colour_cost."""
+    p, q = ball_probs(a), ball_probs(b)
+    if p is not None and q is not None:
+        return 2.0 * unlike(p, q)
+    return colour_cost(a, _looks_tuple(b))
 
 
 def split_at(tr, n, tail=False, key=None):
@@ -380,7 +441,7 @@ def stitched(tracks, t_from, pockets=None):
                 reach = 3 * BALL_R_MM + 40.0 + 1.3 * max(v, 300.0) * gap
                 if d > reach:
                     continue
-                cc = colour_cost(a, _looks_tuple(b))
+                cc = _track_unlike(a, b)
                 if cc > STITCH_COLOUR:
                     continue
                 cost = cc + d / reach
@@ -428,7 +489,7 @@ def reclaimed(tracks, t_from):
                     and a.t[k] > t_from]
             if not away or a.t[away[0]] < bt0 - 0.1:
                 continue                  # never left, or left before the new one was born there
-            if colour_cost(a, _looks_tuple(b)) > STITCH_COLOUR:
+            if _track_unlike(a, b) > STITCH_COLOUR:
                 continue
             head = Track(a.key, a.t[0], a.x[0], a.y[0])
             n = away[0]
