@@ -139,7 +139,7 @@ def _ray_entries(origin, direction, points, radius):
     return out
 
 
-def first_contact(paths, rests, t_start, fps):
+def first_contact(paths, rests, t_start, fps, unnamed=()):
     """(ball, confidence, t_contact or None, notes).
 
     Candidates are the object balls that left their rest after the stroke. One the cue
@@ -148,8 +148,11 @@ def first_contact(paths, rests, t_start, fps):
     `t_reach`, and the ball moved then, not before (a ball that "moved" before the cue
     ball got there flickered in a rack or was someone's hand). Of those, the one reached
     first. If none qualifies and the cue ball was seen all the way, it touched nothing
-    (None); if it went unseen on the way, the first to move, with a low confidence."""
+    (None); if it went unseen on the way, the first to move, with a low confidence.
+    `unnamed`: where balls with no number lay (they may have been met first all the same)."""
     cue = paths.get(0)
+    lying = dict(rests)
+    lying.update((("unnamed", k), p) for k, p in enumerate(unnamed))
     movers, nudged = {}, {}
     for b, p in paths.items():
         if b == 0 or rests.get(b) is None or not len(p) or p.t[0] > t_start - SETTLED_S:
@@ -183,7 +186,15 @@ def first_contact(paths, rests, t_start, fps):
         # (a smeared cue ball's centre is off by centimetres: a rack's apex and the ball behind
         # it are reached within a frame of each other at a break's speed).
         gap = (valid[order[1]] - valid[first]) if len(order) > 1 else 10 * frame
-        conf = max(sure(gap, frame), _line_conf(cue, rests, first, valid[first], t_start))
+        line = _line_margin(cue, lying, first, valid[first], t_start)
+        if line is not None and line[0] < -LINE_SLACK_MM and isinstance(line[1], tuple):
+            # A ball with no number lay in the way: it was met, whichever ball it is (the
+            # number is unsure, not the contact: shot_facts' hidden first ball).
+            notes.append(UNNAMED_IN_THE_WAY)
+            line = None
+        conf = _line_conf(line, sure(gap, frame))
+        if line is not None and line[0] < -LINE_SLACK_MM:
+            notes.append("the cue ball's line met ball %d before ball %d" % (line[1], first))
         early = _moved_before(paths, rests, movers, first, min(valid[first], movers[first][0]), t_start, frame)
         if early is not None:
             notes.append("ball %d moved before ball %d: the first contact is unsure" % (early, first))
@@ -192,7 +203,7 @@ def first_contact(paths, rests, t_start, fps):
     relay = _relayed(paths, rests, movers, t_start, frame)
     if relay is not None:
         notes.append("ball %d reached, passed the blow on to %d" % relay[:2])
-        return relay[0], max(0.8, _line_conf(cue, rests, relay[0], relay[2], t_start)), relay[2], notes
+        return relay[0], _line_conf(_line_margin(cue, lying, relay[0], relay[2], t_start), 0.8), relay[2], notes
     order = sorted(movers, key=lambda b: movers[b][0])
     if not any(_cue_came_near(cue, rests[b], t_start, movers[b][0] + 3 * frame, frame) for b in movers):
         # Seen all the way, the cue ball came nowhere near any ball that moved: it touched
@@ -203,34 +214,45 @@ def first_contact(paths, rests, t_start, fps):
     return order[0], UNSURE_FIRST, movers[order[0]][0], notes
 
 
-def _line_conf(cue, rests, first, t_reach, t_start):
-    """How sure the cue ball's own line makes `first` the first ball it met (0.5: it cannot
-    tell): the ball was reached at `t_reach` (cue_reaches); its line then, from the last
-    LINE_SPAN_MM of its path, reaches that ball's contact circle `margin` mm before any other
-    ball's (each widened by what the line's direction leaves unsure there), and its path before
-    came no nearer than that to any other. A fast cue ball reaches a rack's apex and the balls
-    behind it within a frame, so the time between cannot say which came first; 50 mm of line
-    can (sure(margin, LINE_SCALE_MM)). None of it holds for a line that bends (a swerve, a
-    cushion): then 0.5."""
+def _line_margin(cue, rests, first, t_reach, t_start):
+    """(margin mm, the ball that sets it) by which the cue ball's own line made `first` the first
+    ball it met, or None where the line cannot tell. The ball was reached at `t_reach`
+    (cue_reaches); the cue ball's line then, from its last LINE_SPAN_MM of path, reaches that
+    ball's contact circle `margin` mm before any other ball's (each widened by what the line's
+    direction leaves unsure there), and its path before came no nearer than that to any other.
+    A margin under 0: another ball lay in the way first (a ball with no number, one the tracks
+    lost: it was met, not `first`). A fast cue ball reaches a rack's apex and the balls behind
+    it within a frame, so the time between cannot say which came first; 50 mm of line can. A
+    line that bends (a swerve, a cushion) tells nothing: None."""
     line = _approach_line(cue, t_start, t_reach)
     if line is None or rests.get(first) is None:
-        return 0.5
+        return None
     origin, u, spread, before = line
     entry = _ray_entries(origin, u, [rests[first]], 2 * R)[0][0]
     if not math.isfinite(entry):
-        return 0.5
-    margin = math.inf
+        return None
+    best = (LINE_FAR_MM, None)
     for b, rest in rests.items():
         if b in (0, first) or rest is None:
             continue
         widen = LINE_SLACK_MM + spread * math.hypot(rest[0] - origin[0], rest[1] - origin[1])
         e = _ray_entries(origin, u, [rest], 2 * R + widen)[0][0]
-        if len(before[0]):
-            e = min(e, 0.0 if _closest(before[0], before[1], rest) <= 2 * R + widen else math.inf)
-        margin = min(margin, e - entry)
-    if margin == math.inf:
-        margin = LINE_FAR_MM
-    return sure(max(margin, 0.0), LINE_SCALE_MM) if margin > 0 else 0.5
+        if len(before[0]) and _closest(before[0], before[1], rest) <= 2 * R + widen:
+            e = 0.0
+        if e - entry < best[0]:
+            best = (e - entry, b)
+    return best
+
+
+def _line_conf(margin, conf):
+    """A first contact's confidence `conf` (from the times) with what the cue ball's line says
+    (_line_margin): as sure as the margin makes it, or a guess where another ball lay in the way
+    first."""
+    if margin is None:
+        return conf
+    if margin[0] < -LINE_SLACK_MM:
+        return min(conf, UNSURE_FIRST)
+    return max(conf, sure(margin[0], LINE_SCALE_MM)) if margin[0] > 0 else conf
 
 
 def _approach_line(cue, t_start, t_reach):
@@ -263,6 +285,7 @@ def _approach_line(cue, t_start, t_reach):
     return origin, (float(u[0]), float(u[1])), spread, (x[:k + 1], y[:k + 1])
 
 
+UNNAMED_IN_THE_WAY = "the cue ball's line met a ball with no number first"
 LINE_SPAN_MM = 400.0     # the cue ball's approach line is fitted over this much of its path
 LINE_MIN_MM = 40.0       # ... at least this much of it
 LINE_BEND_MM = 6.0       # ... no observation farther than this off it (else it bent: no line)
@@ -422,7 +445,8 @@ def second_contact(paths, t_start, fps, first, t_first):
     if first is None or t_first is None or paths.get(first) is None:
         return None
     rests = {b: rest_at(p, t_start) for b, p in paths.items()}
-    ball, conf, t, _ = first_contact({b: p for b, p in paths.items() if b != first}, rests, t_start, fps)
+    ball, conf, t, _ = first_contact({b: p for b, p in paths.items() if b != first},
+                                     {b: r for b, r in rests.items() if b != first}, t_start, fps)
     if ball is None or t is None:
         return None
     reach = cue_reaches(paths.get(0), rests[first], t_start, t_first + 3.0 / fps)
@@ -767,9 +791,11 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
     for b, p in paths.items():          # a ball first seen during the shot: its first place
         if rests[b] is None and len(p):
             rests[b] = (float(p.x[0]), float(p.y[0]))
-    f.first_contact, f.first_contact_conf, f.contact_t, notes = first_contact(paths, rests, t_start, fps)
+    unnamed_rests = [r for r in (rest_at(p, t_start) for p in unnamed) if r is not None]
+    f.first_contact, f.first_contact_conf, f.contact_t, notes = first_contact(paths, rests, t_start, fps,
+                                                                             unnamed_rests)
     f.notes.extend(notes)
-    hidden_first = _unnamed_first(unnamed, paths.get(0), t_start, f.contact_t, fps)
+    hidden_first = UNNAMED_IN_THE_WAY in notes or _unnamed_first(unnamed, paths.get(0), t_start, f.contact_t, fps)
     if hidden_first:
         f.notes.append("a ball with no number may have been hit first: which ball is unsure")
         if f.first_contact is None:    # a contact there was, with a ball that has no number
