@@ -295,6 +295,92 @@ LINE_SCALE_MM = 8.0      # a margin this long: 0.82 sure; twice: 0.93
 LINE_FAR_MM = 100.0      # the margin where no other ball lies ahead on the line
 
 
+def _none_moved(paths, unnamed, t_start, t_end):
+    """Every object ball (numbered or not) was seen lying still before the stroke and is seen
+    again where it lay, within STILL_AFTER_MM, once the balls have stopped: nothing touched one.
+    A touch moves a ball: a cue ball at 1 m/s that overlaps its contact circle by a millimetre
+    sends it off at ~190 mm/s, centimetres at least; a near miss leaves it where it was. So a
+    cue ball lost under an arm as it passed a ball touched nothing if the ball never moved."""
+    # A track with no number that was not seen lying still before the stroke is no ball lying
+    # there (a hand, a glint): it says nothing either way.
+    balls = [p for b, p in paths.items() if b != 0] + [p for p in unnamed if _lay_still(p, t_start)]
+    if not balls:
+        return False
+    for p in balls:
+        before = rest_at(p, t_start)
+        after = rest_at(p, t_end, span=1.0, after=True) or rest_at(p, t_end + 1e-6, span=0.3)
+        if before is None or after is None or len(p.window(t_start - SETTLED_S, t_start)) < 3:
+            return False
+        if math.hypot(after[0] - before[0], after[1] - before[1]) > STILL_AFTER_MM:
+            return False
+        w = p.window(t_start, t_end)
+        if len(w) and np.max(np.hypot(w.x - before[0], w.y - before[1])) > GO_MM and \
+                _departure(np.hypot(w.x - before[0], w.y - before[1]) > GO_MM) is not None:
+            return False               # it went away and came back: a ball rolled through its place
+    return True
+
+
+def _lay_still(p, t, span=SETTLED_S):
+    """Seen in most frames of the `span` before `t`, never more than MOVE_MM from its median."""
+    w = p.window(t - span, t)
+    if len(w) < 3 or w.t[-1] - w.t[0] < 0.6 * span:
+        return False
+    return bool(np.max(np.hypot(w.x - np.median(w.x), w.y - np.median(w.y))) <= MOVE_MM)
+
+
+def _came_to_rest(cue, t_end, dropped):
+    """The cue ball dropped, or was seen lying still when the shot ended (a shot cut short, the
+    cue ball still rolling, may yet meet a ball)."""
+    if dropped:
+        return True
+    if cue is None:
+        return False
+    w = cue.window(t_end - 0.2, t_end + 1.0)
+    return len(w) >= 3 and bool(np.max(np.hypot(w.x - w.x[-1], w.y - w.y[-1])) <= MOVE_MM)
+
+
+def _turned_by_a_ball(cue, table, t_start, t_end):
+    """The cue ball's path turned, or stopped dead, away from the cushions: it met something,
+    seen or not (a ball the camera does not follow moves when it is met, unseen). Its path is
+    walked in chords of TURN_CHORD_MM (a gap where it went unseen is one chord); a turn of more
+    than TURN_DEG between two chords, or a chord at under a third of the speed of the one before
+    (a stun shot stops the cue ball dead on the ball it hits), farther than TURN_CUSHION_MM from
+    every cushion line, is a ball's doing."""
+    if cue is None:
+        return True
+    w = cue.window(t_start, t_end)
+    pts = _chords(w, TURN_CHORD_MM)
+    L, W = table.length, table.width
+    for (t0, x0, y0), (t1, x1, y1), (t2, x2, y2) in zip(pts, pts[1:], pts[2:]):
+        if min(x1, L - x1, y1, W - y1) - R < TURN_CUSHION_MM:
+            continue
+        ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
+        na, nb = math.hypot(ax, ay), math.hypot(bx, by)
+        if (ax * bx + ay * by) < na * nb * math.cos(math.radians(TURN_DEG)):
+            return True
+        va, vb = na / max(t1 - t0, 1e-6), nb / max(t2 - t1, 1e-6)
+        if va > STUN_MM_S and vb < va / 3.0:
+            return True
+    return False
+
+
+def _chords(p, step):
+    """[(t, x, y)]: the path's observations at least `step` mm apart (from the first)."""
+    out = []
+    for t, x, y in zip(p.t, p.x, p.y):
+        if not out or math.hypot(x - out[-1][1], y - out[-1][2]) >= step:
+            out.append((float(t), float(x), float(y)))
+    return out
+
+
+TURN_CHORD_MM = 25.0
+TURN_DEG = 15.0
+TURN_CUSHION_MM = 60.0
+STUN_MM_S = 300.0
+NONE_MOVED = 0.95        # "no contact" when no object ball moved
+STILL_AFTER_MM = 3.0     # a ball this near its place after the shot did not move (noise ~1 mm)
+
+
 def _unnamed_first(unnamed, cue, t_start, t_first, fps):
     """A track with no number that lay still before the stroke, that the cue ball reached
     and that moved then, before the first contact named (`t_first`; None: no contact was
@@ -795,6 +881,15 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
     f.first_contact, f.first_contact_conf, f.contact_t, notes = first_contact(paths, rests, t_start, fps,
                                                                              unnamed_rests)
     f.notes.extend(notes)
+    if f.first_contact is None:
+        if _turned_by_a_ball(paths.get(0), table, t_start, t_end):
+            # It met something it does not follow (a ball of the cloth's colour, unseen).
+            f.first_contact_conf = min(f.first_contact_conf, UNSURE_NOT_RAILED)
+            f.notes.append("the cue ball turned away from the cushions: it met something")
+        elif f.first_contact_conf < NONE_MOVED and _none_moved(paths, unnamed, t_start, t_end) and \
+                _came_to_rest(paths.get(0), t_end, 0 in dropped):
+            f.first_contact_conf = NONE_MOVED
+            f.notes.append("every object ball lay where it was: no contact")
     hidden_first = UNNAMED_IN_THE_WAY in notes or _unnamed_first(unnamed, paths.get(0), t_start, f.contact_t, fps)
     if hidden_first:
         f.notes.append("a ball with no number may have been hit first: which ball is unsure")
