@@ -123,6 +123,14 @@ def _offsets(n):
     return _OFFSETS[n]
 
 
+def ball_log_probs(logp):
+    """Log probabilities of the sixteen balls alone (the model's "no ball" left out, the rest
+    normalised): which ball a look is, given that it is one."""
+    b = np.asarray(logp, np.float64)[:16]
+    m = b.max()
+    return b - m - math.log(float(np.exp(b - m).sum()))
+
+
 class Looks:
     """A track's looks summed over frames (bounded: at most `keep` frames are kept)."""
 
@@ -197,7 +205,9 @@ class Looks:
                "white_l": float(np.median(self.white_l)) if self.white_l else None,
                "colour": col, "frames": len(wh), "seen": self.n}
         if self.evidence_w > 0:
-            out["logp"] = (self.evidence / self.evidence_w).tolist()
+            mean = self.evidence / self.evidence_w
+            out["logp"] = ball_log_probs(mean).tolist()
+            out["p_none"] = float(np.exp(min(mean[16], 0.0))) if len(mean) > 16 else 0.0
             out["logp_w"] = self.evidence_w
         return out
 
@@ -210,7 +220,8 @@ def misfit(summary, ball, palette, white_level=None):
     if summary is None:
         return 50.0
     if summary.get("logp") is not None:
-        return -EVIDENCE_K * summary["logp"][ball]
+        # Which ball, given it is one; and what being a ball at all costs it.
+        return -EVIDENCE_K * summary["logp"][ball] - NONE_K * math.log(max(1.0 - summary["p_none"], 1e-6))
     wh, wl, dk, col = summary["white_hi"], summary["white_lo"], summary["dark"], summary["colour"]
     if ball == 0:
         return _over(0.85 - wl, 0.1) + _over(dk - 0.15, 0.1) + _sat_pen(col, 0.55)
@@ -279,10 +290,17 @@ EVIDENCE_K = 2.0          # misfit per unit of a track's mean log probability (a
 
 def _no_ball(summary):
     """The misfit of "this track is no ball": NOT_A_BALL, or less where the appearance model
-    found its looks like a hand's, the stick's or a shadow's."""
-    if summary is not None and summary.get("logp") is not None:
-        return min(NOT_A_BALL, -EVIDENCE_K * summary["logp"][16])
+    found its looks like a hand's, the stick's or a shadow's (NONE_K x -log of that chance, plus
+    NONE_BIAS). A track is no ball when that chance is over ~0.75: 99 % of the balls' tracks on
+    development footage were under 0.6 (95 % under 0.13; far from a spot lamp a rack's balls
+    reach 0.4-0.6), three quarters of the hands', sticks' and shadows' over 0.65 (half over 0.99)."""
+    if summary is not None and summary.get("p_none") is not None:
+        return min(NOT_A_BALL, -NONE_K * math.log(max(summary["p_none"], 1e-6)) + NONE_BIAS)
     return NOT_A_BALL
+
+
+NONE_K = 2.0
+NONE_BIAS = 2.0
 
 
 def label(summaries, palette=None, balls=BALLS, max_misfit=16.0, fixed=None):
@@ -324,7 +342,11 @@ def label_with_rivals(summaries, palette=None, balls=BALLS, max_misfit=16.0, fix
     for i, j in assign(rows):
         if j >= len(balls):
             continue
-        row = sorted(cost[i] + [none[i]])
+        # How sure of the number, given it is a ball (whether it is one at all is the
+        # assignment's: a rack's ball far from a spot lamp may look half a shadow, and is a
+        # ball of its number all the same).
+        seen = (summaries[keys[i]] or {}).get("p_none") is not None
+        row = sorted(cost[i] + ([] if seen else [none[i]]))
         gap = row[1] - cost[i][j] if len(row) > 1 else 10.0
         out[keys[i]] = (balls[j], float(1 - math.exp(-max(gap, 0.0) / 2.0)))
         if keys[i] in (fixed or {}):

@@ -15,7 +15,7 @@ import numpy as np
 
 from host.camera.assignment import INF, assign_or_leave
 from host.camera.geometry import BALL_R_MM
-from host.camera.identity import Looks
+from host.camera.identity import Looks, ball_log_probs
 
 V_MAX = 12000.0             # mm/s: no ball moves faster (a hard break's cue ball ~ 10 m/s)
 JITTER_MM = 40.0            # a smeared ball's seen centre may jump this much besides (its streak)
@@ -115,26 +115,24 @@ def colour_cost(track, looks):
 
 
 def ball_probs(track):
-    """A track's appearance as probabilities of balls 0-15 and no ball (the geometric mean of
-    its looks' probabilities, normalised), or None before the model has seen it EVIDENCE_LOOKS
-    times."""
+    """A track's appearance as probabilities of balls 0-15 (the geometric mean of its looks'
+    probabilities, normalised), or None before the model has seen it EVIDENCE_LOOKS times."""
     lk = track.looks
     if lk.evidence is None or lk.evidence_w < EVIDENCE_LOOKS:
         return None
-    p = np.exp(lk.evidence / lk.evidence_w)
-    return p / p.sum()
+    return np.exp(ball_log_probs(lk.evidence / lk.evidence_w))
 
 
 def unlike(p, q):
-    """How unlike two appearances are: -log of the chance that they are the same ball (or both
-    no ball), capped at UNLIKE_CAP. 0.05 for a ball and its own look, 4.6 for a look that gives
+    """How unlike two appearances are: -log of the chance that they are the same ball, capped
+    at UNLIKE_CAP. 0.05 for a ball and its own look, 4.6 for a look that gives
     it one chance in a hundred."""
     return min(-math.log(max(float(np.dot(p, q)), 1e-9)), UNLIKE_CAP)
 
 
 EVIDENCE_LOOKS = 3.0      # looks a track needs before its appearance is trusted
 UNLIKE_CAP = 7.0
-UNLIKE_W = 1.0            # a candidate's cost per unit of `unlike`: a look that rules the track's
+UNLIKE_W = 2.0            # a candidate's cost per unit of `unlike`: a look that rules the track's
                           # ball out (7) costs 14, as much as leaving both alone (MISS + NEW)
 UNLIKE_FAST_CAP = 3.0     # ... at most this for a ball rolling faster than FAST_LOOK_MM_S (its
                           # smear mixes in the cloth: its look is less sure)
@@ -228,11 +226,11 @@ class Tracker:
         (None: the colour shares decide), or None where no candidate has it."""
         if evidence is None or all(e is None for e in evidence):
             return None
-        cands = [None if e is None else np.exp(np.asarray(e, np.float64)) for e in evidence]
+        cands = [None if e is None else np.exp(ball_log_probs(e)) for e in evidence]
         out = []
         for tr in active:
             p = ball_probs(tr)
-            out.append([None if p is None or q is None else unlike(p, q / q.sum()) for q in cands])
+            out.append([None if p is None or q is None else unlike(p, q) for q in cands])
         return out
 
     def _merge(self):
@@ -260,7 +258,7 @@ class Tracker:
 
     def _relink(self, t, c, looks, evidence=None):
         best, best_cost = None, 3.0
-        q = None if evidence is None else np.exp(np.asarray(evidence, np.float64))
+        q = None if evidence is None else np.exp(ball_log_probs(evidence))
         for tr in self.tracks:
             if tr.lost_since is None or not tr.confirmed:
                 continue
@@ -274,7 +272,7 @@ class Tracker:
             p = ball_probs(tr) if q is not None else None
             # Alike: the colours' cost, or the model's (a look a third as likely as the ball's
             # own costs 1 of the 3 allowed, one chance in twenty 3).
-            like = colour_cost(tr, looks) if p is None else unlike(p, q / q.sum())
+            like = colour_cost(tr, looks) if p is None else unlike(p, q)
             cc = like + d / max(reach, 1.0)
             if cc < best_cost:
                 best, best_cost = tr, cc

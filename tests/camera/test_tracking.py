@@ -242,3 +242,33 @@ def test_a_ball_s_rivals_are_the_numbers_it_fits_nearly_as_well():
     odd = dict(red, colour=(0.5, 0.3, -0.1))            # fits the 13 a little, "no ball" nearly as well
     labels, rivals = identity.label_with_rivals({"o": odd}, pal)
     assert labels["o"][0] == 13 and rivals["o"] is None
+
+
+def _evidence(ball, p=0.97):
+    """A look the appearance model gives ball `ball` with probability `p` (the rest spread)."""
+    q = np.full(17, (1 - p) / 16.0)
+    q[ball] = p
+    return np.log(q)
+
+
+def test_a_ball_s_track_does_not_take_a_neighbour_that_looks_like_another_ball():
+    """In a rack's scatter a ball's own candidate is missed for a frame while a neighbour of
+    another colour rolls into the gate: by distance alone the track would take it (and the two
+    balls' paths, and cushions, would be swapped); the model's looks keep them apart."""
+    tr = Tracker(Table.named("9ft"), fps=60)
+    for i in range(20):                    # the 3 lies at (1000, 500) and is seen so
+        tr.step(i / 60.0, [{"x": 1000.0, "y": 500.0, "circle": True}], [(0.0,) * 7], evidence=[_evidence(3)])
+    three = tr.tracks[0]
+    # Its own candidate missed; the 1 (yellow) rolls up 30 mm away.
+    tr.step(20 / 60.0, [{"x": 1030.0, "y": 500.0, "circle": True}], [(0.0,) * 7], evidence=[_evidence(1)])
+    assert three.x[-1] == 1000.0 and len(tr.tracks) == 2
+    # Without the model's word (a coarse picture) the distance decides, as before.
+    old = Tracker(Table.named("9ft"), fps=60)
+    for i in range(20):
+        old.step(i / 60.0, [{"x": 1000.0, "y": 500.0, "circle": True}], [None])
+    old.step(20 / 60.0, [{"x": 1030.0, "y": 500.0, "circle": True}], [None])
+    assert len(old.tracks) == 1 and old.tracks[0].x[-1] == 1030.0
+    # The 3's own look 30 mm away (it was struck) is its own.
+    tr.step(21 / 60.0, [{"x": 1060.0, "y": 500.0, "circle": True}, {"x": 1030.0, "y": 520.0, "circle": True}],
+            [(0.0,) * 7] * 2, evidence=[_evidence(3), _evidence(1)])
+    assert three.x[-1] == 1060.0

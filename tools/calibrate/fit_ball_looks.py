@@ -159,7 +159,11 @@ def fit(args):
               "fitted_on": sorted({meta[k]["video"] for k in set(clip[train].tolist())}),
               "made_by": "tools/calibrate/fit_ball_looks.py"}
     model = appearance.Model(params)
-    if args.report:
+    if args.report_on:
+        o = np.load(args.report_on)
+        of, ol, osp, oc = _prepare(o["X"])
+        report(model, of, ol, osp, oc, np.ones(len(ol), bool), json.loads(str(o["meta"])))
+    elif args.report:
         report(model, feats, label, speed, clip, held if held.any() else train, meta)
     if args.out:
         with open(args.out, "w") as f:
@@ -230,6 +234,7 @@ def main(argv=None):
     f.add_argument("--hold-out", type=int, default=0, help="leave this many clips out and report on them")
     f.add_argument("--leave-out", help="these clips (file names, comma-separated) too")
     f.add_argument("--report", action="store_true")
+    f.add_argument("--report-on", help="report on these looks (another collect's file) instead")
     f.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
     (collect if args.cmd == "collect" else fit)(args)
