@@ -187,14 +187,15 @@ def first_contact(paths, rests, t_start, fps, unnamed=()):
         # it are reached within a frame of each other at a break's speed).
         gap = (valid[order[1]] - valid[first]) if len(order) > 1 else 10 * frame
         line = _line_margin(cue, lying, first, valid[first], t_start)
-        if line is not None and line[0] < -LINE_SLACK_MM and isinstance(line[1], tuple):
+        if line is not None and isinstance(line[1], tuple):
             # A ball with no number lay in the way: it was met, whichever ball it is (the
             # number is unsure, not the contact: shot_facts' hidden first ball).
             notes.append(UNNAMED_IN_THE_WAY)
             line = None
         conf = _line_conf(line, sure(gap, frame))
-        if line is not None and line[0] < -LINE_SLACK_MM:
-            notes.append("the cue ball's line met ball %d before ball %d" % (line[1], first))
+        if line is not None and line[1] is not None:
+            notes.append("the cue ball's line met ball %d before ball %d%s" % (
+                line[1], first, "" if line[2] == "sure" else " (within a few mm)"))
         early = _moved_before(paths, rests, movers, first, min(valid[first], movers[first][0]), t_start, frame)
         if early is not None:
             notes.append("ball %d moved before ball %d: the first contact is unsure" % (early, first))
@@ -215,15 +216,17 @@ def first_contact(paths, rests, t_start, fps, unnamed=()):
 
 
 def _line_margin(cue, rests, first, t_reach, t_start):
-    """(margin mm, the ball that sets it) by which the cue ball's own line made `first` the first
-    ball it met, or None where the line cannot tell. The ball was reached at `t_reach`
+    """What the cue ball's own line says of `first` being the first ball it met: (margin mm,
+    blocker), or None where the line cannot tell. The ball was reached at `t_reach`
     (cue_reaches); the cue ball's line then, from its last LINE_SPAN_MM of path, reaches that
-    ball's contact circle `margin` mm before any other ball's (each widened by what the line's
-    direction leaves unsure there), and its path before came no nearer than that to any other.
-    A margin under 0: another ball lay in the way first (a ball with no number, one the tracks
-    lost: it was met, not `first`). A fast cue ball reaches a rack's apex and the balls behind
-    it within a frame, so the time between cannot say which came first; 50 mm of line can. A
-    line that bends (a swerve, a cushion) tells nothing: None."""
+    ball's contact circle `margin` mm before any other ball's, each widened by what the line's
+    direction leaves unsure there (LINE_SLACK_MM plus the spread times the way to it), and its
+    path before came no nearer to any other. A fast cue ball reaches a rack's apex and the
+    balls behind it within a frame, so the time between cannot say which came first; 50 mm of
+    line can. Where another ball lay in the way first even with its contact circle narrowed as
+    much (a ball with no number, one whose track was lost: it was met, not `first`), the margin
+    is that ball's (negative) and it is the blocker. A line that bends (a swerve, a cushion)
+    tells nothing: None."""
     line = _approach_line(cue, t_start, t_reach)
     if line is None or rests.get(first) is None:
         return None
@@ -231,17 +234,29 @@ def _line_margin(cue, rests, first, t_reach, t_start):
     entry = _ray_entries(origin, u, [rests[first]], 2 * R)[0][0]
     if not math.isfinite(entry):
         return None
-    best = (LINE_FAR_MM, None)
+    margin, blocked = LINE_FAR_MM, None
     for b, rest in rests.items():
         if b in (0, first) or rest is None:
             continue
-        widen = LINE_SLACK_MM + spread * math.hypot(rest[0] - origin[0], rest[1] - origin[1])
-        e = _ray_entries(origin, u, [rest], 2 * R + widen)[0][0]
-        if len(before[0]) and _closest(before[0], before[1], rest) <= 2 * R + widen:
-            e = 0.0
-        if e - entry < best[0]:
-            best = (e - entry, b)
-    return best
+        doubt = LINE_SLACK_MM + spread * math.hypot(rest[0] - origin[0], rest[1] - origin[1])
+        # A ball with no number blocks where it may have been in the way (its number is then
+        # unsure, a cheap doubt); a numbered one only where it surely was (the contact itself
+        # is then a guess).
+        unnamed = isinstance(b, tuple)
+        for r, kind in ((2 * R + doubt, "may" if unnamed else None), (2 * R, "likely"), (2 * R - doubt, "sure")):
+            e = _ray_entries(origin, u, [rest], r)[0][0]
+            if len(before[0]) and _closest(before[0], before[1], rest) <= r:
+                e = 0.0
+            if r > 2 * R:
+                margin = min(margin, e - entry)
+            if kind and e - entry < -LINE_SLACK_MM and (blocked is None or _worse(kind, blocked[2])):
+                blocked = (e - entry, b, kind)
+    return blocked or (margin, None, None)
+
+
+def _worse(kind, than):
+    order = ("may", "likely", "sure")
+    return order.index(kind) > order.index(than)
 
 
 def _line_conf(margin, conf):
@@ -250,8 +265,10 @@ def _line_conf(margin, conf):
     first."""
     if margin is None:
         return conf
-    if margin[0] < -LINE_SLACK_MM:
+    if margin[2] == "sure":
         return min(conf, UNSURE_FIRST)
+    if margin[2] is not None:               # it likely lay in the way: a person's call
+        return min(conf, LIKELY_BLOCKED)
     return max(conf, sure(margin[0], LINE_SCALE_MM)) if margin[0] > 0 else conf
 
 
@@ -286,6 +303,7 @@ def _approach_line(cue, t_start, t_reach):
 
 
 UNNAMED_IN_THE_WAY = "the cue ball's line met a ball with no number first"
+LIKELY_BLOCKED = 0.8     # another ball's contact circle lay on the cue ball's line first
 LINE_SPAN_MM = 400.0     # the cue ball's approach line is fitted over this much of its path
 LINE_MIN_MM = 40.0       # ... at least this much of it
 LINE_BEND_MM = 6.0       # ... no observation farther than this off it (else it bent: no line)

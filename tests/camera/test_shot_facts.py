@@ -624,3 +624,45 @@ def test_a_cushion_seen_before_a_ball_s_track_broke_off_far_away_is_unsure():
     paths[3] = shots.Path(whole.t[keep], whole.x[keep], whole.y[keep])
     f = shots.shot_facts(paths, TABLE, 0.3, 3.5, FPS)
     assert 3 in f.railed and f.railed_conf[3] >= 0.85
+
+
+def _break_at(speed, fps, apex_dy=0.0):
+    """A nine-ball rack's apex and the two balls behind it, the cue ball driven at the apex at
+    `speed` mm/s from 1.2 m away (off its centre by `apex_dy` mm): every ball moves within a
+    frame or two of the contact."""
+    n = int(1.6 * fps)
+    t_go = 0.3
+    row = 2 * R * math.sqrt(3) / 2
+    apex = (1905.0, 635.0 + apex_dy)
+    behind = [(1905.0 + row, 635.0 - R), (1905.0 + row, 635.0 + R)]
+    run = 1905.0 - 700.0 - 2 * R
+    t_hit = t_go + run / speed
+    cue = path(rolling((700.0, 635.0), 0, speed, t_go, n, fps=fps, decel=1.0, t_stop=t_hit), fps=fps, noise=1.0)
+    balls = {0: cue, 1: path(rolling(apex, 0, 0.7 * speed, t_hit, n, fps=fps), fps=fps, noise=1.0, seed=1)}
+    for k, (b, p) in enumerate(zip((2, 3), behind)):
+        balls[b] = path(rolling(p, -30 if k == 0 else 30, 0.4 * speed, t_hit + 0.2 / fps, n, fps=fps),
+                        fps=fps, noise=1.0, seed=2 + k)
+    return shots.shot_facts(balls, TABLE, t_go, 1.5, fps)
+
+
+def test_a_hard_break_s_apex_is_surely_first_by_the_cue_ball_s_line_though_all_move_within_a_frame():
+    """At 8 m/s the cue ball reaches the apex and the two balls behind it within a frame at 60 fps:
+    the times cannot say which it met first (0.82 at best), its straight line can (the apex's
+    contact circle lies 50 mm before theirs)."""
+    f = _break_at(8000.0, 60)
+    assert f.first_contact == 1 and f.first_contact_conf >= 0.95
+
+
+def test_a_ball_lying_on_the_cue_ball_s_line_before_the_ball_named_first_leaves_it_to_a_person():
+    """The cue ball's line passes within 2 mm of ball 5's contact circle on its way to ball 3, and
+    only ball 3 was seen to move (5, frozen against another ball, passed the blow on): 3 may not
+    be the first ball (5 may be: a person's call); a ball 6 mm clear of the line changes nothing."""
+    n = 150
+    cue = path(rolling((600, 400), 0, 1500, 0.3, n, decel=1.0, t_stop=0.3 + (1400 - 2 * R - 600) / 1500),
+               noise=0.5)
+    b3 = path(rolling((1400, 400), 0, 1000, 0.3 + (1400 - 2 * R - 600) / 1500, n), noise=0.5, seed=2)
+    for off, sure_first in ((2 * R - 2.0, False), (2 * R + 6.0, True)):
+        b5 = path([(1100, 400 + off)] * n, noise=0.5, seed=3)
+        f = shots.shot_facts({0: cue, 3: b3, 5: b5}, TABLE, 0.3, 2.4, FPS)
+        assert f.first_contact == 3
+        assert (f.first_contact_conf >= 0.85) == sure_first, (off, f.first_contact_conf, f.notes)
