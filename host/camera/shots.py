@@ -93,7 +93,7 @@ def motion_onset(path, rest, t_from, thr=MOVE_MM, go=GO_MM):
     if len(t) < 2 or rest is None:
         return None
     d = np.hypot(x - rest[0], y - rest[1])
-    g = _departure(d > go)
+    g = _lasting_departure(t, d, go)
     if g is None:
         return None
     k = g
@@ -108,6 +108,29 @@ def motion_onset(path, rest, t_from, thr=MOVE_MM, go=GO_MM):
     if k > 0:
         t0 = max(t0, t[k - 1])
     return float(t0), float(v)
+
+
+def _lasting_departure(t, d, go):
+    """Index of the first departure (`_departure` of d > go) after which the ball stays away:
+    over the STAY_S after it, at least STAY_SHARE of its sightings are `go` or more from its
+    rest. Far from a spot lamp a dark ball's centroid flickers by 10-15 mm, three sightings
+    running at times: that is no departure."""
+    far = d > go
+    start = 0
+    while start < len(far):
+        g = _departure(far[start:])
+        if g is None:
+            return None
+        g += start
+        w = (t >= t[g]) & (t <= t[g] + STAY_S)
+        if np.mean(far[w]) >= STAY_SHARE:
+            return g
+        start = g + 1
+    return None
+
+
+STAY_S = 0.1             # a ball that left stays away this long at least...
+STAY_SHARE = 0.6         # ... in this share of its sightings (a flicker: half or less)
 
 
 def _departure(far, hold=3):

@@ -134,8 +134,8 @@ EVIDENCE_LOOKS = 3.0      # looks a track needs before its appearance is trusted
 UNLIKE_CAP = 7.0
 UNLIKE_W = 2.0            # a candidate's cost per unit of `unlike`: a look that rules the track's
                           # ball out (7) costs 14, as much as leaving both alone (MISS + NEW)
-UNLIKE_FAST_CAP = 3.0     # ... at most this for a ball rolling faster than FAST_LOOK_MM_S (its
-                          # smear mixes in the cloth: its look is less sure)
+UNLIKE_FAST_CAP = 3.0     # ... at most this for a smear (no circle) of a ball rolling faster than
+                          # FAST_LOOK_MM_S (the smear mixes in the cloth: its look is less sure)
 
 
 class Tracker:
@@ -179,9 +179,11 @@ class Tracker:
                 if d > gate or math.hypot(c["x"] - lx, c["y"] - ly) > leap:
                     row.append(INF)
                 elif unlike_cost is not None and unlike_cost[i][j] is not None:
-                    # A ball setting off (still slow by its last two places) smears already.
+                    # A smear (no circle) of a ball rolling fast, or setting off (still slow by
+                    # its last two places), looks less like itself; a circle is a sharp look.
                     moved = math.hypot(c["x"] - lx, c["y"] - ly) / gone
-                    cap = UNLIKE_FAST_CAP if max(v, moved) > FAST_LOOK_MM_S else UNLIKE_CAP
+                    fast = max(v, moved) > FAST_LOOK_MM_S and not c.get("circle")
+                    cap = UNLIKE_FAST_CAP if fast else UNLIKE_CAP
                     row.append(d / sigma + UNLIKE_W * min(unlike_cost[i][j], cap))
                 else:
                     row.append(d / sigma + colour_cost(tr, lk))
