@@ -27,7 +27,7 @@ from host.camera.geometry import BALL_R_MM
 
 PATCH = 32               # pixels a side
 SIDE_R = 2.4             # the patch's side in ball radii: a ball of 13.3 px radius fills it as at 720p
-N_FEATURES = 18
+N_FEATURES = 21
 MIN_RADIUS_PX = 9.0      # a ball drawn smaller than this (a 640x360 view of a 9 ft table: ~7 px) is
                          # too few pixels for its caps and number to show: the model is not asked
 _R = PATCH / SIDE_R      # the ball's radius in patch pixels
@@ -36,6 +36,15 @@ _rr = np.hypot(_yy - (PATCH - 1) / 2.0, _xx - (PATCH - 1) / 2.0) / _R
 DISC = _rr <= 0.92       # the ball, less its blurred rim
 INNER = _rr <= 0.5       # where a number faces the camera
 OUTER = (_rr > 0.55) & (_rr <= 0.92)   # where a stripe's caps show when its band runs over the top
+RING = (_rr > 1.05) & (_rr <= 1.2)       # just outside the disc: cloth, for a ball on its own
+_ang = np.arctan2(_yy - (PATCH - 1) / 2.0, _xx - (PATCH - 1) / 2.0)
+SECTORS = [(((_rr > 0.75) & (_rr <= 0.92) & (np.abs(np.angle(np.exp(1j * (_ang - a)))) < np.pi / 8)).astype(np.float32),
+            ((_rr > 1.05) & (_rr <= 1.2) & (np.abs(np.angle(np.exp(1j * (_ang - a)))) < np.pi / 8)).astype(np.float32))
+           for a in np.arange(8) * np.pi / 4]
+CLOTH_OFF = 0.15         # chroma per lightness this far off the cloth's: not cloth
+CLOTH_LIGHTER = 1.5      # ... nor this much lighter
+CLOTH_DARKER = 0.35      # ... nor darker than a ball's shadow makes it
+EDGE_STEP = 0.25         # a rim this unlike what lies outside it (lightness share, or chroma) is an edge
 WHITE_SAT = 0.16         # chroma per lightness below this: white, grey or black (no colour)
 COLOUR_SAT = 0.3         # ... above this: a ball's colour
 WHITE_Q = 0.55           # lighter than this share of the ball's bright level: white (not black)
@@ -120,6 +129,26 @@ def features(patches, cloth_ycc, tint=(0.0, 0.0)):
     out[:, 15] = (cr * dm).sum(axis=(1, 2)) / nd
     out[:, 16] = (cb * dm).sum(axis=(1, 2)) / nd
     out[:, 17] = np.log(np.nanmedian(yd, axis=1) / cloth_y)
+    # The shape: a ball is a disc on cloth, a sleeve's or a hand's edge is not. How unlike the
+    # cloth each pixel is (its colour off the cloth's, or far lighter or darker than a shadow),
+    # on a ring just outside the disc and inside the disc; and how many of eight sectors have
+    # the disc's rim unlike what lies just outside it (a ball's edge runs all round it; a rack's
+    # ball touches six others at six short arcs only).
+    cy = cloth_y[:, None, None]
+    off = np.hypot(cr - out[:, 13][:, None, None], cb - out[:, 14][:, None, None])
+    rel = y / cy
+    unlike = (off > CLOTH_OFF) | (rel > CLOTH_LIGHTER) | (rel < CLOTH_DARKER)
+    out[:, 18] = (unlike & RING[None]).sum(axis=(1, 2)) / RING.sum()
+    out[:, 19] = (~unlike & DISC[None]).sum(axis=(1, 2)) / nd
+    inner_c = np.stack([y, cr * 100.0, cb * 100.0], axis=-1)
+    edges = np.zeros(n, np.float32)
+    for rim, ring in SECTORS:
+        a = (inner_c * rim[None, ..., None]).sum(axis=(1, 2)) / rim.sum()
+        b = (inner_c * ring[None, ..., None]).sum(axis=(1, 2)) / ring.sum()
+        step = np.abs(a - b) / np.array([1.0, 1.0, 1.0])
+        edges += (np.maximum(step[:, 0] / np.maximum(b[:, 0], 8.0), (np.abs(step[:, 1]) + np.abs(step[:, 2])) / 100.0)
+                  > EDGE_STEP).astype(np.float32)
+    out[:, 20] = edges / len(SECTORS)
     return out
 
 
@@ -138,6 +167,9 @@ class Model:
     sixteen numbers called it the 6 on 9 looks of 10)."""
 
     def __init__(self, params):
+        if len(params["mean"]) != N_FEATURES:
+            raise ValueError("ball looks model: %d features, not %d (fit it again: "
+                             "tools/calibrate/fit_ball_looks.py)" % (len(params["mean"]), N_FEATURES))
         self.mean = np.asarray(params["mean"], np.float32)
         self.scale = 1.0 / np.asarray(params["std"], np.float32)
         self.clip = params.get("clip", {})

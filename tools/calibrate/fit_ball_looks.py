@@ -3,7 +3,7 @@
     # 1. the looks of every ball candidate the analyser found, labelled from the truth
     .venv/bin/python tools/calibrate/fit_ball_looks.py collect footage/dev5 footage/dev6 --out build/looks.npz
     # 2. the two networks (scikit-learn: the `calibrate` extra's venv), written for the analyser
-    .venv-cal/bin/python tools/calibrate/fit_ball_looks.py fit build/looks.npz --out host/data/ball_looks.json
+    .venv-cal/bin/python tools/calibrate/fit_ball_looks.py fit build/looks-dev6.npz build/looks-dev7.npz --out host/data/ball_looks.json
     # 3. how well each look is named, per clip and per band, on clips left out of the fit
     .venv-cal/bin/python tools/calibrate/fit_ball_looks.py fit build/looks.npz --hold-out 5 --report
 
@@ -16,7 +16,7 @@ of the two is unclear). Only tuning seeds (tools/footage/make_set.py: under 1000
 
 `fit` trains two small networks (appearance.Model): the colour (the cue ball's white, the seven
 colours, the 8's black, no ball) on every look and the stripe (solid or stripe) on the coloured
-balls' looks, each look weighted so every clip counts alike.
+balls' looks, as many looks drawn from each clip (at most 4000), so every clip counts alike.
 """
 import argparse
 import json
@@ -127,18 +127,21 @@ def _prepare(X):
     return feats, X[:, N_FEATURES].astype(int), X[:, N_FEATURES + 1], X[:, -1].astype(int)
 
 
-def _weights(clip):
-    """Each clip counts alike, however many frames it has."""
-    n = np.bincount(clip)
-    return (1.0 / n[clip]) * len(clip) / len(n)
+def _load(paths):
+    """Every collect's looks, one clip numbering across the files."""
+    parts, meta = [], []
+    for path in paths:
+        d = np.load(path)
+        f, lab, sp, cl = _prepare(d["X"])
+        parts.append((f, lab, sp, cl + len(meta)))
+        meta.extend(json.loads(str(d["meta"])))
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(4)) + (meta,)
 
 
 def fit(args):
     from sklearn.neural_network import MLPClassifier
     from host.camera import appearance
-    d = np.load(args.data)
-    feats, label, speed, clip = _prepare(d["X"])
-    meta = json.loads(str(d["meta"]))
+    feats, label, speed, clip, meta = _load(args.data)
     held = np.zeros(len(clip), bool)
     if args.hold_out:
         rng = np.random.default_rng(args.seed)
@@ -160,9 +163,8 @@ def fit(args):
               "made_by": "tools/calibrate/fit_ball_looks.py"}
     model = appearance.Model(params)
     if args.report_on:
-        o = np.load(args.report_on)
-        of, ol, osp, oc = _prepare(o["X"])
-        report(model, of, ol, osp, oc, np.ones(len(ol), bool), json.loads(str(o["meta"])))
+        of, ol, osp, oc, om = _load(args.report_on)
+        report(model, of, ol, osp, oc, np.ones(len(ol), bool), om)
     elif args.report:
         report(model, feats, label, speed, clip, held if held.any() else train, meta)
     if args.out:
@@ -229,12 +231,12 @@ def main(argv=None):
     c.add_argument("dirs", nargs="+")
     c.add_argument("--out", required=True)
     f = sub.add_parser("fit")
-    f.add_argument("data")
+    f.add_argument("data", nargs="+", help="collect's files")
     f.add_argument("--out")
     f.add_argument("--hold-out", type=int, default=0, help="leave this many clips out and report on them")
     f.add_argument("--leave-out", help="these clips (file names, comma-separated) too")
     f.add_argument("--report", action="store_true")
-    f.add_argument("--report-on", help="report on these looks (another collect's file) instead")
+    f.add_argument("--report-on", nargs="+", help="report on these looks (other collects' files) instead")
     f.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
     (collect if args.cmd == "collect" else fit)(args)
