@@ -241,14 +241,22 @@ def main(argv=None):
     p.add_argument("--verbose", action="store_true", help="print each wrong shot")
     p.add_argument("--s-mm", help="the top-down drawing's mm per pixel (default the analyser's, 4; "
                                   "'auto': 5 on a picture finer than 3.2 mm a pixel)")
+    p.add_argument("--from-json", action="store_true",
+                   help="the DIRs are --json files of earlier runs (say two halves run at once): print their tables")
     args = p.parse_args(argv)
+    if args.from_json:
+        rows = []
+        for path in args.dirs:
+            with open(path) as f:
+                rows.extend(json.load(f))
+        print_report(rows, len({r["clip"] for r in rows}), 0, None)
+        return 0
     import cv2
     if args.one_core:
         cv2.setNumThreads(1)
     clips = sorted(v for d in args.dirs for v in glob.glob(os.path.join(d, "*.mp4"))
                    if os.path.exists(os.path.splitext(v)[0] + ".truth.json"))
-    rows, frames, cpu, wall, video_s, extra = [], 0, 0.0, 0.0, 0.0, 0
-    speed = {}                  # (width x height, fps) -> [frames, cpu s, video s]: the target is 720p60's
+    rows, extra, wall = [], 0, 0.0
     s_mm = args.s_mm if args.s_mm in (None, "auto") else float(args.s_mm)
     for v in clips:
         with open(os.path.splitext(v)[0] + ".truth.json") as f:
@@ -257,28 +265,49 @@ def main(argv=None):
         r, x = score_clip(truth, shots)
         for row in r:
             row["clip"] = os.path.basename(v)
+            row["cpu_s"], row["frames"] = c, n
+            row["size"] = "%sx%s" % tuple(truth.get("size") or ("?", "?"))
+            row["video_s"] = n / float(truth["fps"])
         rows.extend(r)
         extra += x
-        frames += n
-        cpu += c
         wall += w
-        video_s += n / float(truth["fps"])
-        band = speed.setdefault(("%sx%s" % tuple(truth.get("size") or ("?", "?")), truth["fps"]), [0, 0.0, 0.0])
-        band[0] += n
-        band[1] += c
-        band[2] += n / float(truth["fps"])
-        for row in r:
-            row["cpu_s"], row["frames"] = c, n
         if args.verbose:
             for row in r:
                 bad = [k for k in ("first_ok", "railed_ok", "pocketed_ok", "break_ok") if row.get(k) is False]
                 if bad or not row["found"]:
                     print("%s: %s %s" % (row["clip"], ",".join(bad) or "not found", json.dumps(row["detail"])))
+    print_report(rows, len(clips), extra, wall)
+    if args.json:
+        for r in rows:
+            r["detail"]["seen"].pop("_live", None)
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1, default=str)
+    return 0
+
+
+def print_report(rows, n_clips, extra, wall):
+    """The tables: speed (per clip, from its rows), then every band, then the referee's use.
+    `wall` None: rows read back from --json files (the RSS printed is not theirs)."""
+    per_clip = {}
+    for r in rows:
+        per_clip[r["clip"]] = (r.get("frames", 0), r.get("cpu_s", 0.0), r.get("video_s", 0.0), r.get("size", "?"), r["fps"])
+    frames = sum(v[0] for v in per_clip.values())
+    cpu = sum(v[1] for v in per_clip.values())
+    video_s = sum(v[2] for v in per_clip.values())
+    speed = {}                  # (width x height, fps) -> [frames, cpu s, video s]: the target is 720p60's
+    for n, c, v, size, fps in per_clip.values():
+        band = speed.setdefault((size, fps), [0, 0.0, 0.0])
+        band[0] += n
+        band[1] += c
+        band[2] += v
     print("clips %d, shots %d (+%d analysed shots with no truth shot), frames %d" % (
-        len(clips), len(rows), extra, frames))
-    print("speed: %.1f frames/s of CPU, %.2f x real time (CPU), %.2f x (wall); peak RSS %.0f MB" % (
-        frames / max(cpu, 1e-9), video_s / max(cpu, 1e-9), video_s / max(wall, 1e-9),
-        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0))
+        n_clips, len(rows), extra, frames))
+    if wall is None:
+        print("speed: %.1f frames/s of CPU, %.2f x real time (CPU)" % (frames / max(cpu, 1e-9), video_s / max(cpu, 1e-9)))
+    else:
+        print("speed: %.1f frames/s of CPU, %.2f x real time (CPU), %.2f x (wall); peak RSS %.0f MB" % (
+            frames / max(cpu, 1e-9), video_s / max(cpu, 1e-9), video_s / max(wall, 1e-9),
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0))
     for (size, fps), (n, c, v) in sorted(speed.items(), key=str):
         print("  speed at %s, %s fps: %d frames, %.1f frames/s of CPU, %.2f x real time (CPU)" % (
             size, fps, n, n / max(c, 1e-9), v / max(c, 1e-9)))
@@ -292,12 +321,6 @@ def main(argv=None):
     print("what the referee would decide from these facts (confidence >= 0.85), against the truth:")
     for name, key in (("all", lambda r: "all"), ("game/kind/speed", lambda r: "%s/%s/%s" % (r["game"], r["kind"], r["speed"]))):
         print("\n".join(report_referee(rows, key)))
-    if args.json:
-        for r in rows:
-            r["detail"]["seen"].pop("_live", None)
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1, default=str)
-    return 0
 
 
 if __name__ == "__main__":
