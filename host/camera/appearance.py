@@ -79,6 +79,17 @@ def cut_patches(frame, centres_px, radii):
     return out.reshape(n, PATCH, PATCH, 3)
 
 
+# Every region above as a column of one (PATCH*PATCH, 20) matrix, so that a region's sum over
+# all the patches at once is one matrix product (the per-region sums were a third of the
+# analyser's time): the disc, inner, outer, ring, then the eight sectors' rims and rings.
+_REGIONS = np.stack([DISC, INNER, OUTER, RING] + [rim > 0 for rim, _ in SECTORS]
+                    + [ring > 0 for _, ring in SECTORS], axis=-1).reshape(PATCH * PATCH, -1).astype(np.float32)
+_AREA = _REGIONS.sum(axis=0)
+_D, _I, _O, _G = 0, 1, 2, 3
+_RIMS, _RINGS = slice(4, 12), slice(12, 20)
+_DISC_AT = np.flatnonzero(DISC.reshape(-1))
+
+
 def features(patches, cloth_ycc, tint=(0.0, 0.0)):
     """(n, N_FEATURES) float32 for patches (n, PATCH, PATCH, 3 BGR uint8), `cloth_ycc` (n, 3):
     the bare cloth's Y, Cr, Cb where each ball lies, `tint`: the light's colour as chroma per
@@ -89,66 +100,58 @@ def features(patches, cloth_ycc, tint=(0.0, 0.0)):
     if n == 0:
         return out
     ycc = cv2.cvtColor(patches.reshape(n * PATCH, PATCH, 3), cv2.COLOR_BGR2YCrCb)
-    ycc = ycc.reshape(n, PATCH, PATCH, 3).astype(np.float32)
+    ycc = ycc.reshape(n, PATCH * PATCH, 3).astype(np.float32)
     y = ycc[..., 0] + 1.0
     cr = (ycc[..., 1] - 128.0) / y - tint[0]
     cb = (ycc[..., 2] - 128.0) / y - tint[1]
     sat = np.hypot(cr, cb)
-    disc = DISC[None]
-    yd = np.where(disc, y, np.nan).reshape(n, -1)
-    top = np.nanpercentile(yd, 90, axis=1)[:, None, None]
+    yd = y[:, _DISC_AT]
+    top = np.percentile(yd, 90, axis=1)[:, None]
     q = y / top
-    white = (sat < WHITE_SAT) & (q > WHITE_Q)
-    black = (sat < 2 * WHITE_SAT) & (q < BLACK_Q)
-    colour = (sat >= COLOUR_SAT) & ~white
-    nd, ni, no = DISC.sum(), INNER.sum(), OUTER.sum()
-    cloth = np.asarray(cloth_ycc, dtype=np.float32).reshape(n, 3)
-    cloth_y = cloth[:, 0] + 1.0
-    out[:, 0] = (white & disc).sum(axis=(1, 2)) / nd
-    out[:, 1] = (white & INNER[None]).sum(axis=(1, 2)) / ni
-    out[:, 2] = (white & OUTER[None]).sum(axis=(1, 2)) / no
-    out[:, 3] = (black & disc).sum(axis=(1, 2)) / nd
-    out[:, 4] = (colour & disc).sum(axis=(1, 2)) / nd
+    white = ((sat < WHITE_SAT) & (q > WHITE_Q)).astype(np.float32)
+    black = ((sat < 2 * WHITE_SAT) & (q < BLACK_Q)).astype(np.float32)
+    colour = ((sat >= COLOUR_SAT) & (white == 0)).astype(np.float32)
     # No colour at all, whatever the lightness: shading does not change it (a stripe's cap at
     # a dim rim is grey, not white, but still colourless).
-    grey = (sat < WHITE_SAT) & (q > BLACK_Q)
-    out[:, 5] = (grey & OUTER[None]).sum(axis=(1, 2)) / no
-    out[:, 6] = (grey & INNER[None]).sum(axis=(1, 2)) / ni
-    cm = (colour & disc).astype(np.float32)
-    k = np.maximum(cm.sum(axis=(1, 2)), 1.0)
-    out[:, 7] = (cr * cm).sum(axis=(1, 2)) / k
-    out[:, 8] = (cb * cm).sum(axis=(1, 2)) / k
-    out[:, 9] = (q * cm).sum(axis=(1, 2)) / k
-    out[:, 10] = (sat * cm).sum(axis=(1, 2)) / k
-    out[:, 11] = np.log(top[:, 0, 0] / cloth_y)
-    out[:, 12] = np.log((y * cm).sum(axis=(1, 2)) / k / cloth_y + 1e-3)
+    grey = ((sat < WHITE_SAT) & (q > BLACK_Q)).astype(np.float32)
+    share = lambda m, region: (m @ _REGIONS[:, region]) / _AREA[region]
+    cloth = np.asarray(cloth_ycc, dtype=np.float32).reshape(n, 3)
+    cloth_y = cloth[:, 0] + 1.0
+    w = share(white, [_D, _I, _O])
+    out[:, 0], out[:, 1], out[:, 2] = w[:, 0], w[:, 1], w[:, 2]
+    out[:, 3] = share(black, _D)
+    out[:, 4] = share(colour, _D)
+    g = share(grey, [_O, _I])
+    out[:, 5], out[:, 6] = g[:, 0], g[:, 1]
+    # The coloured pixels' colour, lightness and saturation, and the whole disc's colour (a
+    # smeared ball's colour is spread thin over cloth).
+    cm = colour * _REGIONS[:, _D]
+    k = np.maximum(cm.sum(axis=1), 1.0)
+    out[:, 7] = (cr * cm).sum(axis=1) / k
+    out[:, 8] = (cb * cm).sum(axis=1) / k
+    out[:, 9] = (q * cm).sum(axis=1) / k
+    out[:, 10] = (sat * cm).sum(axis=1) / k
+    out[:, 11] = np.log(top[:, 0] / cloth_y)
+    out[:, 12] = np.log((y * cm).sum(axis=1) / k / cloth_y + 1e-3)
     out[:, 13] = (cloth[:, 1] - 128.0) / cloth_y - tint[0]
     out[:, 14] = (cloth[:, 2] - 128.0) / cloth_y - tint[1]
-    # The whole disc's colour (a smeared ball's colour is spread thin over cloth).
-    dm = disc.astype(np.float32)
-    out[:, 15] = (cr * dm).sum(axis=(1, 2)) / nd
-    out[:, 16] = (cb * dm).sum(axis=(1, 2)) / nd
-    out[:, 17] = np.log(np.nanmedian(yd, axis=1) / cloth_y)
+    out[:, 15] = share(cr, _D)
+    out[:, 16] = share(cb, _D)
+    out[:, 17] = np.log(np.median(yd, axis=1) / cloth_y)
     # The shape: a ball is a disc on cloth, a sleeve's or a hand's edge is not. How unlike the
     # cloth each pixel is (its colour off the cloth's, or far lighter or darker than a shadow),
     # on a ring just outside the disc and inside the disc; and how many of eight sectors have
     # the disc's rim unlike what lies just outside it (a ball's edge runs all round it; a rack's
     # ball touches six others at six short arcs only).
-    cy = cloth_y[:, None, None]
-    off = np.hypot(cr - out[:, 13][:, None, None], cb - out[:, 14][:, None, None])
-    rel = y / cy
+    off = np.hypot(cr - out[:, 13][:, None], cb - out[:, 14][:, None])
+    rel = y / cloth_y[:, None]
     unlike = (off > CLOTH_OFF) | (rel > CLOTH_LIGHTER) | (rel < CLOTH_DARKER)
-    out[:, 18] = (unlike & RING[None]).sum(axis=(1, 2)) / RING.sum()
-    out[:, 19] = (~unlike & DISC[None]).sum(axis=(1, 2)) / nd
-    inner_c = np.stack([y, cr * 100.0, cb * 100.0], axis=-1)
-    edges = np.zeros(n, np.float32)
-    for rim, ring in SECTORS:
-        a = (inner_c * rim[None, ..., None]).sum(axis=(1, 2)) / rim.sum()
-        b = (inner_c * ring[None, ..., None]).sum(axis=(1, 2)) / ring.sum()
-        step = np.abs(a - b) / np.array([1.0, 1.0, 1.0])
-        edges += (np.maximum(step[:, 0] / np.maximum(b[:, 0], 8.0), (np.abs(step[:, 1]) + np.abs(step[:, 2])) / 100.0)
-                  > EDGE_STEP).astype(np.float32)
-    out[:, 20] = edges / len(SECTORS)
+    out[:, 18] = share(unlike.astype(np.float32), _G)
+    out[:, 19] = share((~unlike).astype(np.float32), _D)
+    rim_y, ring_y = share(y, _RIMS), share(y, _RINGS)
+    chroma_step = (np.abs(share(cr, _RIMS) - share(cr, _RINGS)) + np.abs(share(cb, _RIMS) - share(cb, _RINGS)))
+    light_step = np.abs(rim_y - ring_y) / np.maximum(ring_y, 8.0)
+    out[:, 20] = (np.maximum(light_step, chroma_step) > EDGE_STEP).mean(axis=1)
     return out
 
 

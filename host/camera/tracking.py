@@ -228,11 +228,16 @@ class Tracker:
         (None: the colour shares decide), or None where no candidate has it."""
         if evidence is None or all(e is None for e in evidence):
             return None
-        cands = [None if e is None else np.exp(ball_log_probs(e)) for e in evidence]
+        has = [j for j, e in enumerate(evidence) if e is not None]
+        q = np.exp(np.array([ball_log_probs(evidence[j]) for j in has]))
         out = []
         for tr in active:
             p = ball_probs(tr)
-            out.append([None if p is None or q is None else unlike(p, q) for q in cands])
+            row = [None] * len(evidence)
+            if p is not None:       # `unlike` of the track and every candidate at once
+                for j, u in zip(has, np.minimum(-np.log(np.maximum(q @ p, 1e-9)), UNLIKE_CAP).tolist()):
+                    row[j] = u
+            out.append(row)
         return out
 
     def _merge(self):
