@@ -448,7 +448,7 @@ class Analyser:
                    tr.key not in hands and tr.confirmed and tr.seen >= MIN_SEEN_S * self.fps]
         facts = shots.shot_facts(paths, self.table, t_start, t_end, self.fps, dropped=dropped,
                                  clock=self.clock, id_conf=id_conf, may_be=may_be, unnamed=unnamed,
-                                 balls=self.balls)
+                                 balls=self.balls, t_open=t_open)
         add_start(facts, paths, self.fps, id_conf)     # where the balls lay when it began
         facts.head_end = self.head_end
         set_second_contact(facts, shots.second_contact(paths, t_start, self.fps, facts.first_contact,

@@ -475,6 +475,44 @@ def _moved_before(paths, rests, movers, first, t_first, t_start, frame):
     return None
 
 
+def _left_before_stroke(paths, t_start, fps, t_open=None):
+    """An object ball that left the place where it lay for good, more than EARLY_FRAMES frames
+    before the stroke and after the episode's first motion (at most PRE_STROKE_S before the
+    stroke), with no cue ball beside it, or None. Nothing moves an object ball before the
+    stroke: the stroke found is not the cue ball's (a hard shot's cue ball smeared, its track
+    taken by the bridge hand, and a track born at the cue ball's first cushion, where it slows,
+    taken for a ball struck there)."""
+    frame = 1.0 / fps
+    t_from = t_start - PRE_STROKE_S if t_open is None else max(t_open - 0.1, t_start - PRE_STROKE_S)
+    cue = paths.get(0)
+    for b, p in paths.items():
+        if b == 0 or not len(p):
+            continue
+        rest = rest_at(p, t_from, span=SETTLED_S)
+        if rest is None or p.t[0] > t_from - SETTLED_S:
+            continue                # not seen lying still then
+        on = motion_onset(p, rest, t_from)
+        if on is None or on[0] >= t_start - EARLY_FRAMES * frame:
+            continue
+        if _set_off(p, rest, on[0], min(on[0] + 0.1, p.t[-1]), frame) and _kept_going(p, rest, on[0]) \
+                and not _cue_beside(cue, rest, on[0], frame):
+            return b
+    return None
+
+
+def _kept_going(p, rest, t0, span=0.1):
+    """Past its first sighting GO_MM from `rest` the ball went GO_MM farther within `span`: it
+    rolled. A track that leapt from a ball to a hand or the stick beside it and stayed there
+    did not."""
+    w = p.window(t0, t0 + span)
+    d = np.hypot(w.x - rest[0], w.y - rest[1])
+    far = np.flatnonzero(d >= GO_MM)
+    return bool(len(far) and np.max(d[far[0]:]) - d[far[0]] >= GO_MM)
+
+
+PRE_STROKE_S = 1.0       # an object ball gone this long before the stroke found was moved by a hand
+
+
 def _set_off(p, rest, t0, t, frame, span=0.1, slack=6.0):
     """A ball that set off from `rest` at `t0`: seen going away from it all through its first
     `span` (never more than `slack` mm back: a ball struck rolls straight until it meets
@@ -903,7 +941,7 @@ def is_racked(rests):
 
 
 def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_conf=None, may_be=None,
-               unnamed=(), balls=None):
+               unnamed=(), balls=None, t_open=None):
     """The facts of one shot.
 
     paths: {ball: Path} around the shot (from before its start to after its end);
@@ -911,7 +949,8 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
     never came back; id_conf: {ball: identity confidence}; may_be: {ball: the balls its
     track may be, or None} (identity.label_with_rivals); unnamed: Paths of the tracks that
     got no number (a ball whose number went to another track of it); balls: the game's
-    numbers (identity.balls_of; all 16 if not given)."""
+    numbers (identity.balls_of; all 16 if not given); t_open: when the first motion of the
+    episode was seen (the stroke cannot have come before it)."""
     f = CameraFacts(t_start, t_end, clock)
     dropped = dict(dropped)
     rests = {b: rest_at(p, t_start) for b, p in paths.items()}
@@ -922,6 +961,13 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
     f.first_contact, f.first_contact_conf, f.contact_t, notes = first_contact(paths, rests, t_start, fps,
                                                                              unnamed_rests)
     f.notes.extend(notes)
+    early = _left_before_stroke(paths, t_start, fps, t_open)
+    if early is not None:
+        # The cue ball's stroke was found late (its track followed a hand or a phantom, and a
+        # track born on its way later was taken for the stroke): what it met, and when, is
+        # unknown.
+        f.first_contact_conf = min(f.first_contact_conf, UNSURE_FIRST)
+        f.notes.append("ball %d left its place before the stroke: the stroke was found late" % early)
     if f.first_contact is None:
         if _turned_by_a_ball(paths.get(0), table, t_start, t_end):
             # It met something it does not follow (a ball of the cloth's colour, unseen).
@@ -974,6 +1020,10 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
             conf[b] = unrailed_conf(seen, table, fps, t_end, dropped=b in dropped)
     if 0 in conf and f.first_contact_conf <= UNSURE_FIRST:
         conf[0] = min(conf[0], f.first_contact_conf)    # a contact guessed or contradicted: its time too
+    if early is not None:       # the shot began before the stroke found: cushions then unseen
+        for b in conf:
+            if b not in railed:
+                conf[b] = min(conf[b], UNSURE_FIRST)
     f.railed = sorted(railed)
     f.railed_conf = conf
     f.pocketed = sorted(b for b, t in dropped.items() if t_start - 0.2 <= t <= t_end + 0.5)

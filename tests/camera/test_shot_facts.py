@@ -687,3 +687,22 @@ def test_a_dark_ball_s_centroid_flickering_far_from_a_spot_lamp_has_not_left_its
                fps=120, noise=1.0)
     on = shots.motion_onset(hit, (1640.0, 583.0), 0.1)
     assert on is not None and abs(on[0] - 1.2) < 0.03
+
+
+def test_a_ball_gone_before_the_stroke_found_makes_the_contact_unsure():
+    # The stroke found at 1.2 s (a track born at the cue ball's first cushion, taken for a ball
+    # struck there), but ball 12 set off at 0.8 s, with no cue ball beside it: the real stroke
+    # came earlier, unseen, so the ball the found track met first (3) may not be the first.
+    n = 200
+    cue = path(rolling((600, 635), 0, 2000, 1.2, n, t_stop=1.2 + 0.19), noise=0.5)
+    b3 = path(rolling((1000, 635), 0, 1800, 1.395, n), noise=0.5, seed=1)
+    b12 = path(rolling((1600, 300), 90, 1500, 0.8, n), noise=0.5, seed=2)
+    facts = shots.shot_facts({0: cue, 3: b3, 12: b12}, TABLE, 1.2, 3.0, FPS, t_open=0.7)
+    assert facts.first_contact == 3
+    assert facts.first_contact_conf <= shots.UNSURE_FIRST
+    assert any("before the stroke" in n for n in facts.notes)
+    assert all(c <= shots.UNSURE_FIRST for b, c in facts.railed_conf.items() if b not in facts.railed)
+    # The same shot with ball 12 lying still: the contact is sure.
+    still = path([(1600, 300)] * n, noise=0.5, seed=2)
+    sure = shots.shot_facts({0: cue, 3: b3, 12: still}, TABLE, 1.2, 3.0, FPS, t_open=0.7)
+    assert sure.first_contact == 3 and sure.first_contact_conf > 0.8
