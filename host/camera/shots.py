@@ -80,6 +80,37 @@ def rest_at(path, t, span=0.3, after=False):
     return float(np.median(path.x[sel])), float(np.median(path.y[sel]))
 
 
+def without_excursion(path, t_start):
+    """The path less a trip its track made away from a ball that lay still, if the track leapt
+    on the way (LEAP_MM or more between two sightings) and came back to lie where the ball lay
+    (within RETURN_MM) within EXCURSION_S and stayed there: a track drawn off a ball to a ball
+    rolling past, a sleeve or the stick, and back when they have gone. A ball that rolled does
+    not leap, and may well come back to the millimetre: 14.1's safe break drives a rack's
+    corner ball straight to the side cushion and back into its hole in the rack."""
+    rest = rest_at(path, t_start)
+    if rest is None:
+        return path
+    d = np.hypot(path.x - rest[0], path.y - rest[1])
+    far = np.flatnonzero((d > GO_MM) & (path.t >= t_start - SETTLED_S))
+    if not len(far):
+        return path
+    t0, t1 = path.t[far[0]], path.t[far[-1]]
+    back = path.t > t1
+    if t1 - t0 > EXCURSION_S or path.t[-1] - t1 < BACK_S or np.median(d[back]) > RETURN_MM:
+        return path
+    trip = slice(max(far[0] - 1, 0), min(far[-1] + 2, len(path.t)))
+    if np.max(np.hypot(np.diff(path.x[trip]), np.diff(path.y[trip]))) < LEAP_MM:
+        return path
+    keep = (path.t < t0) | back
+    return Path(path.t[keep], path.x[keep], path.y[keep])
+
+
+EXCURSION_S = 1.5        # a track away from its resting ball this long at most...
+RETURN_MM = 6.0          # ... and back this near where the ball lay (its centroid's median)...
+BACK_S = 0.5             # ... seen there this long after: the ball never left
+LEAP_MM = 100.0          # a step between two sightings no rolling ball makes (6 m/s at 60 fps)
+
+
 def motion_onset(path, rest, t_from, thr=MOVE_MM, go=GO_MM):
     """When the ball left `rest` for good after `t_from`: (t0, speed mm/s) or None.
 
@@ -219,7 +250,11 @@ def first_contact(paths, rests, t_start, fps, unnamed=()):
         if line is not None and line[1] is not None:
             notes.append("the cue ball's line met ball %d before ball %d%s" % (
                 line[1], first, "" if line[2] == "sure" else " (within a few mm)"))
-        early = _moved_before(paths, rests, movers, first, min(valid[first], movers[first][0]), t_start, frame)
+            if line[2] == "sure" and line[1] in movers:
+                # It surely lay in the way and it moved: it is the likelier first (its onset
+                # seen late: a smeared cue ball's centre lags), still a guess.
+                first = line[1]
+        early = _moved_before(paths, rests, movers, first, min(valid.get(first, movers[first][0]), movers[first][0]), t_start, frame)
         if early is not None:
             notes.append("ball %d moved before ball %d: the first contact is unsure" % (early, first))
             conf = min(conf, UNSURE_FIRST)
