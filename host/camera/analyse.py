@@ -445,7 +445,7 @@ class Analyser:
                 dropped[ball] = tr.lost_since   # lost for good at speed on its way into a pocket
         for b in paths:                 # a resting ball's track drawn off it and back
             if b != 0 and b not in dropped:
-                paths[b] = shots.without_excursion(paths[b], t_start)
+                paths[b] = shots.without_excursion(paths[b])
         t_end = _last_motion(paths, t_open, t_now, dropped)
         unnamed = [shots.Path(tr.t, tr.x, tr.y) for tr in tracks if tr.key not in labels and
                    tr.key not in hands and tr.confirmed and tr.seen >= MIN_SEEN_S * self.fps]

@@ -80,32 +80,35 @@ def rest_at(path, t, span=0.3, after=False):
     return float(np.median(path.x[sel])), float(np.median(path.y[sel]))
 
 
-def without_excursion(path, t_start):
+def without_excursion(path):
     """The path less a trip its track made away from a ball that lay still, if the track leapt
     on the way (LEAP_MM or more between two sightings) and came back to lie where the ball lay
     (within RETURN_MM) within EXCURSION_S and stayed there: a track drawn off a ball to a ball
     rolling past, a sleeve or the stick, and back when they have gone. A ball that rolled does
     not leap, and may well come back to the millimetre: 14.1's safe break drives a rack's
     corner ball straight to the side cushion and back into its hole in the rack."""
-    rest = rest_at(path, t_start)
-    if rest is None:
+    if not len(path) or path.t[-1] - path.t[0] < BACK_S:
         return path
+    rest = rest_at(path, path.t[-1], span=BACK_S)          # where it lies at the end
     d = np.hypot(path.x - rest[0], path.y - rest[1])
-    far = np.flatnonzero((d > GO_MM) & (path.t >= t_start - SETTLED_S))
+    far = np.flatnonzero(d > GO_MM)
     if not len(far):
         return path
     t0, t1 = path.t[far[0]], path.t[far[-1]]
-    back = path.t > t1
-    if t1 - t0 > EXCURSION_S or path.t[-1] - t1 < BACK_S or np.median(d[back]) > RETURN_MM:
+    if t1 - t0 > EXCURSION_S or path.t[-1] - t1 < BACK_S:
         return path
+    before = (path.t < t0) & (path.t >= t0 - SETTLED_S)
+    if np.count_nonzero(before) < 3 or np.median(d[before]) > RETURN_MM:
+        return path             # it lay elsewhere before: it came here
     trip = slice(max(far[0] - 1, 0), min(far[-1] + 2, len(path.t)))
     if np.max(np.hypot(np.diff(path.x[trip]), np.diff(path.y[trip]))) < LEAP_MM:
         return path
-    keep = (path.t < t0) | back
+    keep = (path.t < t0) | (path.t > t1)
     return Path(path.t[keep], path.x[keep], path.y[keep])
 
 
-EXCURSION_S = 1.5        # a track away from its resting ball this long at most...
+EXCURSION_S = 4.0        # a track away from its resting ball this long at most (a bridge hand
+                         # lingers after the stroke)...
 RETURN_MM = 6.0          # ... and back this near where the ball lay (its centroid's median)...
 BACK_S = 0.5             # ... seen there this long after: the ball never left
 LEAP_MM = 100.0          # a step between two sightings no rolling ball makes (6 m/s at 60 fps)

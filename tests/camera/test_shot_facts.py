@@ -716,15 +716,15 @@ def test_a_track_drawn_off_a_resting_ball_and_back_is_no_trip_of_the_ball():
     for i in range(216, 240):                   # 3.6-4.0 s: over there, rolling to the cushion
         pts[i] = (1940.0 - 30.0 * (i - 216), 735.0 - 28.0 * (i - 216))
     p = path(pts, noise=0.5, seed=4)
-    clean = shots.without_excursion(p, 2.5)
+    clean = shots.without_excursion(p)
     assert np.max(np.hypot(clean.x - 1944.0, clean.y - 735.0)) < 5.0
     assert n - 24 <= len(clean) < n - 20
     # A ball that rolls away and stays away is left as it is.
     gone = path(rolling((1944, 735), 180, 1500, 3.6, n), noise=0.5, seed=5)
-    assert len(shots.without_excursion(gone, 2.5)) == n
+    assert len(shots.without_excursion(gone)) == n
     # 14.1's safe break: a rack's corner ball rolls straight to the side cushion and back
     # into its hole in the rack, seen all the way: it did go, and met the cushion.
     there = [(1684.0, 380.0 - 16.0 * k) for k in range(22)]
     back = [(1684.0, 44.0 + 14.0 * k) for k in range(24)]
     trip = path([(1684.0, 380.0)] * 180 + there + back + [(1684.0, 380.0)] * 74, noise=0.5, seed=6)
-    assert len(shots.without_excursion(trip, 2.5)) == len(trip)
+    assert len(shots.without_excursion(trip)) == len(trip)
