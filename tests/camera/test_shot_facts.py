@@ -216,23 +216,34 @@ def test_a_soft_break_s_apex_that_does_not_move_at_all_is_the_first_contact():
     assert facts.first_contact == 1
 
 
-def test_a_ball_dropping_off_a_corner_pocket_s_axis_met_a_jaw():
+def test_a_ball_dropping_across_a_corner_pocket_s_axis_met_a_jaw():
     # The cue ball sends ball 5 into the foot-right corner pocket: along the pocket's
-    # diagonal it drops clean; 25 mm off it, it rubs a jaw on the way in (railed).
+    # diagonal it drops clean, even 25 mm off the pocket's centre (pooltool's pockets take
+    # it); coming in 30 degrees across the diagonal, or 60 mm off the centre, it meets a jaw.
     L, W = TABLE.length, TABLE.width
+    pocket = TABLE.pockets_mm()[2]
 
-    def shot(offset):
+    def shot(offset, across=0.0):
         n = 120
-        # (the cue ball on the pocket's diagonal, reaching ball 5 as it leaves)
-        cue = path(rolling((L - 800, W - 800), 45, 2000, 0.3, n, t_stop=0.45), noise=0.3)
-        start = (L - 600 + offset / math.sqrt(2), W - 600 - offset / math.sqrt(2))
-        pts = rolling(start, 45, 1500, 0.45, n)
-        k = next(i for i, (x, y) in enumerate(pts) if x > L - 20 and y > W - 20 - offset)
+        heading = 45.0 + across
+        u = (math.cos(math.radians(heading)), math.sin(math.radians(heading)))
+        side = (-u[1], u[0])
+        aim = (pocket[0] + offset * side[0], pocket[1] + offset * side[1])
+        start = (aim[0] - 450 * u[0], aim[1] - 450 * u[1])
+        # (the cue ball on the same line, reaching ball 5 as it leaves)
+        behind = (start[0] - 257 * u[0], start[1] - 257 * u[1])
+        cue = path(rolling(behind, heading, 2000, 0.3, n, t_stop=0.45), noise=0.3)
+        pts = rolling(start, heading, 1500, 0.45, n)
+        k = next(i for i, (x, y) in enumerate(pts) if x > L - 10 or y > W - 10)
         ball = path(pts[:k], noise=0.3, seed=3)
         return shots.shot_facts({0: cue, 5: ball}, TABLE, 0.3, 1.9, FPS, dropped={5: float(ball.t[-1])})
 
     assert 5 not in shot(0.0).railed
-    assert 5 in shot(25.0).railed
+    assert 5 not in shot(25.0).railed
+    # ... but a ball that dropped may have rubbed a jaw unseen: its "no cushion" is a guess.
+    assert shot(0.0).railed_conf[5] < 0.85
+    assert 5 in shot(0.0, across=30.0).railed
+    assert 5 in shot(60.0).railed
 
 
 def test_a_ball_that_moves_where_the_cue_ball_never_went_is_no_first_contact():
@@ -315,7 +326,7 @@ def test_a_ball_the_cue_ball_never_reached_is_no_sure_second_contact():
 
 def test_a_ball_rolling_straight_at_a_corner_pocket_s_centre_at_an_angle_drops_clean():
     # Ball 5, cut by the cue ball, runs into the foot-right corner pocket 15 degrees off
-    # the pocket's diagonal, aimed at its centre: no jaw, no cushion; 25 mm off its
+    # the pocket's diagonal, aimed at its centre: no jaw, no cushion; 50 mm off its
     # centre on the same line it rubs a jaw.
     L, W = TABLE.length, TABLE.width
     px, py = TABLE.pockets_mm()[2]
@@ -335,7 +346,7 @@ def test_a_ball_rolling_straight_at_a_corner_pocket_s_centre_at_an_angle_drops_c
     clean = shot(0.0)
     assert clean.first_contact == 5 and clean.pocketed == [5]
     assert 5 not in clean.railed
-    assert 5 in shot(25.0).railed
+    assert 5 in shot(50.0).railed
 
 
 def _stops_short_of_the_head_cushion(gap_mm, unseen=()):
