@@ -91,6 +91,7 @@ def without_excursion(path):
     if not len(path) or path.t[-1] - path.t[0] < BACK_S:
         return path
     rest = rest_at(path, path.t[-1], span=BACK_S)          # where it lies at the end
+    path = _without_blinks(path, rest)
     d = np.hypot(path.x - rest[0], path.y - rest[1])
     far = np.flatnonzero(d > GO_MM)
     if not len(far):
@@ -108,9 +109,26 @@ def without_excursion(path):
     return Path(path.t[keep], path.x[keep], path.y[keep])
 
 
+def _without_blinks(path, rest):
+    """The path less each run of sightings away from `rest` between two at it less than
+    BLINK_S apart: a track that blinks onto a neighbour for a frame or three (a black ball in
+    a rack's middle, seen one frame in three) while its ball lies still. A ball that leaves
+    and comes back takes longer: it must reach a cushion and return."""
+    d = np.hypot(path.x - rest[0], path.y - rest[1])
+    at = np.flatnonzero(d <= GO_MM)
+    if len(at) < 2:
+        return path
+    keep = np.ones(len(path), bool)
+    for a, b in zip(at[:-1], at[1:]):
+        if b > a + 1 and path.t[b] - path.t[a] < BLINK_S:
+            keep[a + 1:b] = False
+    return path if keep.all() else Path(path.t[keep], path.x[keep], path.y[keep])
+
+
+BLINK_S = 0.25           # a run away from a resting ball and back within this is no trip of it
 EXCURSION_S = 4.0        # a track away from its resting ball this long at most (a bridge hand
                          # lingers after the stroke)...
-RETURN_MM = 6.0          # ... and back this near where the ball lay (its centroid's median)...
+RETURN_MM = 12.0         # ... and back this near where the ball lay (its centroid's median: an arm's shadow pulls it aside)
 BACK_S = 0.5             # ... seen there this long after: the ball never left
 LEAP_MM = 100.0          # a step between two sightings no rolling ball makes (6 m/s at 60 fps)
 
@@ -128,7 +146,7 @@ def motion_onset(path, rest, t_from, thr=MOVE_MM, go=GO_MM):
     if len(t) < 2 or rest is None:
         return None
     d = np.hypot(x - rest[0], y - rest[1])
-    g = _lasting_departure(t, d, go)
+    g = _lasting_departure(t, d, go, np.arctan2(y - rest[1], x - rest[0]))
     if g is None:
         return None
     k = g
@@ -145,11 +163,14 @@ def motion_onset(path, rest, t_from, thr=MOVE_MM, go=GO_MM):
     return float(t0), float(v)
 
 
-def _lasting_departure(t, d, go):
+def _lasting_departure(t, d, go, bearing=None):
     """Index of the first departure (`_departure` of d > go) after which the ball stays away:
     over the STAY_S after it, at least STAY_SHARE of its sightings are `go` or more from its
-    rest. Far from a spot lamp a dark ball's centroid flickers by 10-15 mm, three sightings
-    running at times: that is no departure."""
+    rest, and (given each sighting's `bearing` from the rest, radians) they lie one way from
+    it, within ONE_WAY_RAD of the first. Far from a spot lamp a dark ball's centroid flickers
+    by 10-15 mm, three sightings running at times; a black ball in a rack's middle, seen one
+    frame in three, has its track blink onto a neighbour on this side, then that: neither is
+    a departure."""
     far = d > go
     start = 0
     while start < len(far):
@@ -158,10 +179,19 @@ def _lasting_departure(t, d, go):
             return None
         g += start
         w = (t >= t[g]) & (t <= t[g] + STAY_S)
-        if np.mean(far[w]) >= STAY_SHARE:
+        if np.mean(far[w]) >= STAY_SHARE and (bearing is None or _one_way(bearing[w & far])):
             return g
         start = g + 1
     return None
+
+
+def _one_way(bearings):
+    """The bearings lie within ONE_WAY_RAD of the first."""
+    off = np.angle(np.exp(1j * (np.asarray(bearings) - bearings[0])))
+    return bool(np.all(np.abs(off) <= ONE_WAY_RAD))
+
+
+ONE_WAY_RAD = math.radians(60.0)   # a ball that left goes one way (a kiss may bend it a little)
 
 
 STAY_S = 0.1             # a ball that left stays away this long at least...

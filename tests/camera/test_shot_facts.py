@@ -739,3 +739,18 @@ def test_a_track_drawn_off_a_resting_ball_and_back_is_no_trip_of_the_ball():
     back = [(1684.0, 44.0 + 14.0 * k) for k in range(24)]
     trip = path([(1684.0, 380.0)] * 180 + there + back + [(1684.0, 380.0)] * 74, noise=0.5, seed=6)
     assert len(shots.without_excursion(trip)) == len(trip)
+
+
+def test_a_track_blinking_onto_neighbours_leaves_its_ball_lying_still():
+    # The 8 in a rack's middle, seen now and then: its track blinks onto a neighbour for a
+    # frame or three, this side and that, all shot long. The 8 never moved, so nothing it
+    # "did" is a first contact or a cushion.
+    n = 400
+    pts = [(1998.0, 638.0)] * n
+    for k, (dx, dy) in zip((100, 180, 260, 330), ((40.0, 12.0), (-57.0, 0.0), (28.0, 50.0), (0.0, -57.0))):
+        for i in range(k, k + 3):
+            pts[i] = (1998.0 + dx, 638.0 + dy)
+    p = path(pts, noise=0.5, seed=7)
+    clean = shots.without_excursion(p)
+    assert np.max(np.hypot(clean.x - 1998.0, clean.y - 638.0)) < 5.0
+    assert shots.motion_onset(clean, (1998.0, 638.0), 0.0) is None
