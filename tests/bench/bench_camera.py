@@ -206,12 +206,15 @@ def report(rows, key):
         finite = [e for e in errs if e != float("inf")]
         med = finite[len(finite) // 2] if finite else float("nan")
         p99 = errs[min(len(errs) - 1, int(0.99 * len(errs)))] if errs else float("nan")
+        found99 = finite[min(len(finite) - 1, int(0.99 * len(finite)))] if finite else float("nan")
         lines.append("  %-28s shots %3d | first contact %-18s | break %-18s | railed %-18s | "
-                     "pocketed %-18s | rest median %.1f mm, p99 %.1f mm (%d balls)" % (
+                     "pocketed %-18s | rest median %.1f mm, p99 %.1f mm (%d balls; %d lost, the found "
+                     "ones' p99 %.1f mm)" % (
                          g, len(rs), pct(sum(r["first_ok"] for r in fc), len(fc)),
                          pct(sum(r["break_ok"] for r in br), len(br)),
                          pct(sum(r["railed_ok"] for r in rs), len(rs)),
-                         pct(sum(r["pocketed_ok"] for r in rs), len(rs)), med, p99, len(errs)))
+                         pct(sum(r["pocketed_ok"] for r in rs), len(rs)), med, p99, len(errs),
+                         len(errs) - len(finite), found99))
     return lines
 
 
