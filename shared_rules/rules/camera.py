@@ -254,14 +254,17 @@ def legal_first(g, shot):
     return None          # SP: any ball; the eight-ball break: the rack
 
 
-def first_contact_fouls(g, shot, fc):
+def first_contact_fouls(g, shot, fc, start=None):
     """The fouls the first contact `fc` (normal_facts' "first_contact") makes on `shot`: [],
     ["no_contact"] or ["wrong_first_contact"]; None when the camera is not sure enough. The
     contact must be sure; which ball it was only as far as the verdict needs: sure of its number,
     or every ball it may be (`may_be`, those on the table) gives the same verdict (14.1 names no
-    ball; a stripe that may be the 11 or the 15 is a stripe all the same)."""
+    ball; a stripe that may be the 11 or the 15 is a stripe all the same). `start`: the facts'
+    `start_mm` (None from older analysers): an object ball on the table that the camera did not
+    see lying anywhere when the cue ball was struck may be the ball it met first, unseen (a blue
+    ball in a spot lamp's dark corner): then no first contact is sure."""
     first = fc["ball"]
-    if fc["confidence"] < MIN_CONFIDENCE:
+    if fc["confidence"] < MIN_CONFIDENCE or unseen_at_stroke(g, start):
         return None
     if first is None:
         return ["no_contact"]
@@ -276,6 +279,14 @@ def first_contact_fouls(g, shot, fc):
     if len(fouls) != 1:
         return None
     return ["wrong_first_contact"] if fouls.pop() else []
+
+
+def unseen_at_stroke(g, start):
+    """The object balls on the table missing from the camera's `start_mm` (none when it gives
+    no `start_mm`)."""
+    if start is None:
+        return []
+    return [b for b in g["on_table"] if b != 0 and str(b) not in start]
 
 
 def simultaneous(g, shot, facts):
@@ -566,7 +577,7 @@ def decide(g, shot, facts, table_mm=None, as_it_lies=False):
     used, unsure = [], []
     fc = facts["first_contact"]
     first = fc["ball"]
-    both = simultaneous(g, shot, facts)
+    both = None if unseen_at_stroke(g, facts["start_mm"]) else simultaneous(g, shot, facts)
     if both is not None:
         # Two balls within SIMULTANEOUS_MS: whichever was first, an unsure first contact too.
         if not both[0]:
@@ -576,7 +587,7 @@ def decide(g, shot, facts, table_mm=None, as_it_lies=False):
             shot["camera"]["simultaneous"] = [first, facts["second_contact"]["ball"]]
             used.append("simultaneous")
     elif not (g["game"] == "eight-ball" and shot["break"]):
-        fouls = first_contact_fouls(g, shot, fc)
+        fouls = first_contact_fouls(g, shot, fc, facts["start_mm"])
         if fouls is None:
             unsure.append("first_contact")
         else:

@@ -28,6 +28,8 @@ brk = dict(facts)
 brk["first_contact"] = {"ball": 1, "confidence": 0.97}
 brk["railed_after_contact"] = {"balls": [0, 3, 5, 7], "confidence": dict((str(i), 0.95) for i in range(10))}
 brk["start_mm"] = {"0": {"x": 800.0, "y": 600.0, "confidence": 0.95}, "1": {"x": 1905.0, "y": 635.0, "confidence": 0.95}}
+for i in range(2, 10):            # the rest of the diamond behind the 1 (every ball seen at the stroke)
+    brk["start_mm"][str(i)] = {"x": 1905.0 + 50.0 * ((i + 1) // 3), "y": 635.0 + 29.0 * (i % 3 - 1), "confidence": 0.95}
 brk["cue_reach_mm"] = {"x": 1850.0, "confidence": 0.95}
 for e in [{"src": "hello", "features": 15, "t_us": 0},
           {"src": "camera", "kind": "health", "state": "online", "faults": [], "table_mm": [2540.0, 1270.0]},
