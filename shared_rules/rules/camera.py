@@ -262,12 +262,14 @@ def first_contact_fouls(g, shot, fc, start=None):
     ball; a stripe that may be the 11 or the 15 is a stripe all the same). `start`: the facts'
     `start_mm` (None from older analysers): an object ball on the table that the camera did not
     see lying anywhere when the cue ball was struck may be the ball it met first, unseen (a blue
-    ball in a spot lamp's dark corner): then no first contact is sure."""
+    ball in a spot lamp's dark corner): the verdict must be the same were it first, and "no
+    contact" is then unsure."""
     first = fc["ball"]
-    if fc["confidence"] < MIN_CONFIDENCE or unseen_at_stroke(g, start):
+    unseen = unseen_at_stroke(g, start)
+    if fc["confidence"] < MIN_CONFIDENCE:
         return None
     if first is None:
-        return ["no_contact"]
+        return None if unseen else ["no_contact"]
     legal = legal_first(g, shot)
     if fc["identity_confidence"] >= MIN_CONFIDENCE:
         maybe = [first]
@@ -275,7 +277,7 @@ def first_contact_fouls(g, shot, fc, start=None):
         return None                # unknown, or it may be the cue ball's own track: no contact known
     else:
         maybe = [b for b in fc["may_be"] if b == first or b in g["on_table"]]
-    fouls = set(legal is not None and b not in legal for b in maybe)
+    fouls = set(legal is not None and b not in legal for b in maybe + unseen)
     if len(fouls) != 1:
         return None
     return ["wrong_first_contact"] if fouls.pop() else []
@@ -577,6 +579,7 @@ def decide(g, shot, facts, table_mm=None, as_it_lies=False):
     used, unsure = [], []
     fc = facts["first_contact"]
     first = fc["ball"]
+    # (An unseen ball may have been first too: the first contact alone is judged, with it.)
     both = None if unseen_at_stroke(g, facts["start_mm"]) else simultaneous(g, shot, facts)
     if both is not None:
         # Two balls within SIMULTANEOUS_MS: whichever was first, an unsure first contact too.
