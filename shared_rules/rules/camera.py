@@ -262,7 +262,7 @@ def first_contact_fouls(g, shot, fc, start=None):
     ball; a stripe that may be the 11 or the 15 is a stripe all the same). `start`: the facts'
     `start_mm` (None from older analysers): an object ball on the table that the camera did not
     see lying anywhere when the cue ball was struck may be the ball it met first, unseen (a blue
-    ball in a spot lamp's dark corner): the verdict must be the same were it first, and "no
+    ball unseen under a spot lamp): the verdict must be the same were it first, and "no
     contact" is then unsure."""
     first = fc["ball"]
     unseen = unseen_at_stroke(g, start)

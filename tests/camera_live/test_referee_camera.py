@@ -43,7 +43,7 @@ def test_nine_ball_wrong_ball_first_is_a_foul_the_camera_calls():
 @pytest.mark.clause("NB.WRONG-FIRST")
 def test_a_ball_the_camera_did_not_see_at_the_stroke_leaves_the_first_contact_to_a_person():
     # The 1 is on the table but the camera saw no 1 anywhere when the cue ball was struck (a
-    # ball in a spot lamp's dark corner): the cue ball may have met it first, unseen, and then
+    # ball unseen under a spot lamp): the cue ball may have met it first, unseen, and then
     # "the 5 first" would be no foul: the camera cannot call it.
     seen_then = dict((b, (300.0 + 150 * b, 400.0)) for b in (0, 3, 4, 5, 6, 7, 8, 9))
     t = nine_ball_after_break()
