@@ -38,9 +38,8 @@ INNER = _rr <= 0.5       # where a number faces the camera
 OUTER = (_rr > 0.55) & (_rr <= 0.92)   # where a stripe's caps show when its band runs over the top
 RING = (_rr > 1.05) & (_rr <= 1.2)       # just outside the disc: cloth, for a ball on its own
 _ang = np.arctan2(_yy - (PATCH - 1) / 2.0, _xx - (PATCH - 1) / 2.0)
-SECTORS = [(((_rr > 0.75) & (_rr <= 0.92) & (np.abs(np.angle(np.exp(1j * (_ang - a)))) < np.pi / 8)).astype(np.float32),
-            ((_rr > 1.05) & (_rr <= 1.2) & (np.abs(np.angle(np.exp(1j * (_ang - a)))) < np.pi / 8)).astype(np.float32))
-           for a in np.arange(8) * np.pi / 4]
+_toward = [np.abs(np.angle(np.exp(1j * (_ang - a)))) < np.pi / 8 for a in np.arange(8) * np.pi / 4]
+SECTORS = [((_rr > 0.75) & (_rr <= 0.92) & w, RING & w) for w in _toward]   # (rim, ring) of eight
 CLOTH_OFF = 0.15         # chroma per lightness this far off the cloth's: not cloth
 CLOTH_LIGHTER = 1.5      # ... nor this much lighter
 CLOTH_DARKER = 0.35      # ... nor darker than a ball's shadow makes it
@@ -82,8 +81,8 @@ def cut_patches(frame, centres_px, radii):
 # Every region above as a column of one (PATCH*PATCH, 20) matrix, so that a region's sum over
 # all the patches at once is one matrix product (the per-region sums were a third of the
 # analyser's time): the disc, inner, outer, ring, then the eight sectors' rims and rings.
-_REGIONS = np.stack([DISC, INNER, OUTER, RING] + [rim > 0 for rim, _ in SECTORS]
-                    + [ring > 0 for _, ring in SECTORS], axis=-1).reshape(PATCH * PATCH, -1).astype(np.float32)
+_REGIONS = np.stack([DISC, INNER, OUTER, RING] + [rim for rim, _ in SECTORS]
+                    + [ring for _, ring in SECTORS], axis=-1).reshape(PATCH * PATCH, -1).astype(np.float32)
 _AREA = _REGIONS.sum(axis=0)
 _D, _I, _O, _G = 0, 1, 2, 3
 _RIMS, _RINGS = slice(4, 12), slice(12, 20)

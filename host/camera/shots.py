@@ -163,11 +163,11 @@ def motion_onset(path, rest, t_from, thr=MOVE_MM, go=GO_MM):
     return float(t0), float(v)
 
 
-def _lasting_departure(t, d, go, bearing=None):
+def _lasting_departure(t, d, go, bearing):
     """Index of the first departure (`_departure` of d > go) after which the ball stays away:
     over the STAY_S after it, at least STAY_SHARE of its sightings are `go` or more from its
-    rest, and (given each sighting's `bearing` from the rest, radians) they lie one way from
-    it, within ONE_WAY_RAD of the first. Far from a spot lamp a dark ball's centroid flickers
+    rest, and (by each sighting's `bearing` from the rest, radians) they lie one way from it,
+    within ONE_WAY_RAD of the first. Far from a spot lamp a dark ball's centroid flickers
     by 10-15 mm, three sightings running at times; a black ball in a rack's middle, seen one
     frame in three, has its track blink onto a neighbour on this side, then that: neither is
     a departure."""
@@ -179,7 +179,7 @@ def _lasting_departure(t, d, go, bearing=None):
             return None
         g += start
         w = (t >= t[g]) & (t <= t[g] + STAY_S)
-        if np.mean(far[w]) >= STAY_SHARE and (bearing is None or _one_way(bearing[w & far])):
+        if np.mean(far[w]) >= STAY_SHARE and _one_way(bearing[w & far]):
             return g
         start = g + 1
     return None
@@ -288,7 +288,8 @@ def first_contact(paths, rests, t_start, fps, unnamed=()):
                 # It surely lay in the way and it moved: it is the likelier first (its onset
                 # seen late: a smeared cue ball's centre lags), still a guess.
                 first = line[1]
-        early = _moved_before(paths, rests, movers, first, min(valid.get(first, movers[first][0]), movers[first][0]), t_start, frame)
+        t_first = min(valid.get(first, math.inf), movers[first][0])   # (a blocker named first: its onset)
+        early = _moved_before(paths, rests, movers, first, t_first, t_start, frame)
         if early is not None:
             notes.append("ball %d moved before ball %d: the first contact is unsure" % (early, first))
             conf = min(conf, UNSURE_FIRST)

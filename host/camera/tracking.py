@@ -126,8 +126,9 @@ def ball_probs(track):
 def unlike(p, q):
     """How unlike two appearances are: -log of the chance that they are the same ball, capped
     at UNLIKE_CAP. 0.05 for a ball and its own look, 4.6 for a look that gives
-    it one chance in a hundred."""
-    return min(-math.log(max(float(np.dot(p, q)), 1e-9)), UNLIKE_CAP)
+    it one chance in a hundred. `q`: one appearance (a float back) or a row per candidate."""
+    u = np.minimum(-np.log(np.maximum(np.asarray(q) @ p, 1e-9)), UNLIKE_CAP)
+    return float(u) if np.ndim(u) == 0 else u
 
 
 EVIDENCE_LOOKS = 3.0      # looks a track needs before its appearance is trusted
@@ -234,8 +235,8 @@ class Tracker:
         for tr in active:
             p = ball_probs(tr)
             row = [None] * len(evidence)
-            if p is not None:       # `unlike` of the track and every candidate at once
-                for j, u in zip(has, np.minimum(-np.log(np.maximum(q @ p, 1e-9)), UNLIKE_CAP).tolist()):
+            if p is not None:       # the track against every candidate at once
+                for j, u in zip(has, unlike(p, q).tolist()):
                     row[j] = u
             out.append(row)
         return out

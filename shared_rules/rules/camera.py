@@ -301,7 +301,9 @@ def simultaneous(g, shot, facts):
     each kind; both the shooter's or neither is legal or not whichever came first)."""
     sc = facts.get("second_contact")
     first = facts["first_contact"]["ball"]
-    if (g["game"] != "eight-ball" or shot["break"] or g["players"][shot["shooter"]]["group"] is None
+    # (A ball unseen at the stroke may have been first too: the first contact alone is judged.)
+    if (unseen_at_stroke(g, facts["start_mm"])
+            or g["game"] != "eight-ball" or shot["break"] or g["players"][shot["shooter"]]["group"] is None
             or sc is None or first is None or sc["ball"] in (0, first) or sc["ball"] not in g["on_table"]
             or sc["confidence"] < MIN_CONFIDENCE or sc["after_ms"] > SIMULTANEOUS_MS
             or facts["identity_confidence"] < MIN_CONFIDENCE):
@@ -579,8 +581,7 @@ def decide(g, shot, facts, table_mm=None, as_it_lies=False):
     used, unsure = [], []
     fc = facts["first_contact"]
     first = fc["ball"]
-    # (An unseen ball may have been first too: the first contact alone is judged, with it.)
-    both = None if unseen_at_stroke(g, facts["start_mm"]) else simultaneous(g, shot, facts)
+    both = simultaneous(g, shot, facts)
     if both is not None:
         # Two balls within SIMULTANEOUS_MS: whichever was first, an unsure first contact too.
         if not both[0]:
