@@ -413,7 +413,7 @@ class Analyser:
             return None                 # balls moved but not the cue ball: not a stroke
         if found[0].born[0] >= t_open and found[1] == (found[0].born[1], found[0].born[2]):
             tracks, found = _leapt_from(tracks, found, self.fps)      # first seen rolling
-        else:
+        elif not _rolls_on(found[0], found[1], found[2][0]):
             tracks, found = _left_behind(tracks, found, self.fps)
         cue, rest, onset = found
         t_start = onset[0]
@@ -619,6 +619,31 @@ def _next_still_spell(p, t0, t_now):
     return None
 
 
+ROLL_ON_S = 0.4          # a track that leaves its rest and goes on straight away from it this long
+ROLL_ON_DEG = 20.0       # (within this of one bearing) is a ball rolling: no stick follows through so far
+
+
+def _rolls_on(tr, rest, t0):
+    """The track found struck at `t0` from `rest` went on rolling straight away from it for
+    ROLL_ON_S, seen all the way: it is the ball, not the stick's tip (a follow-through stops
+    within a few tenths of a second, and is then drawn back) nor a hand. A stroke found so is
+    not taken for a tip left behind (`_left_behind`, `_taken_over`): a soft stroke's cue ball
+    rolling off at 0.4 m/s once lost its stroke to a hand's track leaping off beside it, and
+    a normal one's to the tip drawn back as it was struck."""
+    p = shots.Path(tr.t, tr.x, tr.y).window(t0, t0 + ROLL_ON_S)
+    if len(p) < 5 or p.t[-1] - t0 < 0.9 * ROLL_ON_S:
+        return False
+    dx, dy = p.x - rest[0], p.y - rest[1]
+    d = np.hypot(dx, dy)
+    late = d[p.t >= t0 + 0.75 * ROLL_ON_S]
+    if d[-1] < 2 * BALL_R_MM or np.any(np.diff(d) < -shots.MOVE_MM) or late[-1] - late[0] < shots.GO_MM:
+        return False            # (still going at the end: a follow-through has stopped by then)
+    bearing = math.atan2(dy[-1], dx[-1])
+    far = d > 2 * BALL_R_MM
+    turn = np.abs((np.arctan2(dy[far], dx[far]) - bearing + math.pi) % (2 * math.pi) - math.pi)
+    return bool(np.all(np.degrees(turn) <= ROLL_ON_DEG))
+
+
 def _left_behind(tracks, found, fps):
     """(tracks, found) with a cue ball struck out of its own track given the track it left in.
 
@@ -640,7 +665,7 @@ def _left_behind(tracks, found, fps):
         tb = b.t[0]
         if not (onset[0] - LEAP_BEFORE_S <= tb <= onset[0] + 2 * frame + 1e-9):
             continue
-        leaves = _struck_away(b, 0, rest, cue, frame)
+        leaves = _struck_away(b, 0, rest, cue, frame, onset[1])
         if leaves is None:
             continue
         if best is None or tb < best[0].t[0]:
@@ -671,7 +696,7 @@ def _taken_over(tracks, found, fps):
                 continue
             if b.t[k] > onset[0] + 2 * frame + 1e-9:
                 break
-            leaves = _struck_away(b, k, rest, cue, frame)
+            leaves = _struck_away(b, k, rest, cue, frame, onset[1])
             if leaves is None:
                 continue
             if best is None or b.t[k] < best[0].t[best[1]]:
@@ -686,15 +711,17 @@ def _taken_over(tracks, found, fps):
     return _leap_joined([tr for tr in tracks if tr is not b] + [tip, ball], cue, rest, ball, v, d0, fps)
 
 
-def _struck_away(b, k, rest, cue, frame):
+def _struck_away(b, k, rest, cue, frame, cue_v):
     """(v, d0) if track `b` from its observation k on is a ball struck from `rest`: first seen
     within a frame's roll of it (d0 mm off), receding over the next two at a stroke's speed v,
-    faster than the cue ball's old track went then; else None."""
+    faster than the cue ball's old track went then and than it left its rest (`cue_v`, the
+    onset's speed: a struck ball outruns the stick that struck it, so a track slower than
+    the one found is the stick or a hand drawn back, and the one found the ball); else None."""
     d = [math.hypot(b.x[k + i] - rest[0], b.y[k + i] - rest[1]) for i in range(3)]
     if d[0] > 2 * BALL_R_MM + tracking.V_MAX * frame or not d[0] < d[1] < d[2]:
         return None
     v = (d[2] - d[0]) / max(b.t[k + 2] - b.t[k], 1e-6)
-    if v < STRUCK_MM_S or v < _speed_near(cue, b.t[k], b.t[k + 2]):
+    if v < STRUCK_MM_S or v < max(cue_v, _speed_near(cue, b.t[k], b.t[k + 2])):
         return None
     return v, d[0]
 

@@ -239,6 +239,80 @@ def test_a_cue_ball_struck_out_of_its_track_is_followed_not_the_stick_s_tip_left
     assert abs(facts.start[0][0] - 557.0) < 5
 
 
+def _soft_stroke(hand):
+    """A cue ball struck softly at 2.5 s (0.45 m/s) from (946, 529) into the 3 at (700, 720),
+    with `hand`'s track beside it: the facts of that shot."""
+    from host.camera import identity
+    from host.camera.analyse import Analyser
+    from host.camera.tracking import Tracker
+    fps = 60.0
+    pal = identity.palette()
+    white = (1.0, 0.0, 0.0, None, None, None, 4.0)
+    skin = (0.0, 0.0, 0.9, 1.0, -0.4, 0.35, None)
+    red = (0.02, 0.0, 0.9, pal[3][0] * 4.0, pal[3][1], pal[3][2], None)
+    cue = [(i / fps, 946.0, 529.0) for i in range(150)]
+    cue += [(2.5 + i / fps, 946.0 - 6.0 * i, 529.0 + 4.7 * i) for i in range(1, 34)]
+    x, y = cue[-1][1:]
+    cue += [(cue[-1][0] + i / fps, x, y) for i in range(1, 60)]       # stopped by the 3
+    three = [(i / fps, 700.0, 720.0) for i in range(184)]
+    three += [(184 / fps + i / fps, 700.0 - 6.0 * i, 720.0 + 4.7 * i) for i in range(1, 20)]
+    three += [(three[-1][0] + i / fps, three[-1][1], three[-1][2]) for i in range(1, 60)]
+    a = Analyser(fps=fps)
+    a.table = TABLE
+    a.tracker = Tracker(TABLE, fps)
+    a.tracker.tracks = [_looked(0, cue, white), _looked(3, three, red), _looked(7, hand, skin)]
+    return a._judge(2.4, 4.9, 5.0)
+
+
+def test_a_soft_stroke_rolling_on_is_not_given_away_to_a_hand_leaping_off_beside_it():
+    """The bridge hand's track, astir while the player lines up, leaps away from the cue ball
+    at 5 m/s as it is struck (the hand lifted): a ball struck out of the cue ball's track would
+    leave so, but the cue ball's own track rolls on, straight, for longer than any stick
+    follows through: it is the ball, and it met the 3 (not "no contact" at the hand's end)."""
+    hand = [(1.5 + i / 60.0, 1010.0 + 30.0 * (i % 3), 475.0) for i in range(48)]
+    hand += [(2.3 + i / 60.0, 1010.0, 475.0) for i in range(13)]
+    hand += [(2.5 + i / 60.0, 1010.0 + 90.0 * i, 475.0 - 75.0 * i) for i in range(1, 6)]
+    hand += [(hand[-1][0] + i / 60.0, 1413.0, 150.0) for i in range(1, 40)]
+    facts = _soft_stroke(hand)
+    assert facts is not None
+    assert abs(facts.t_start - 2.5) < 0.03
+    assert facts.first_contact == 3
+    assert abs(facts.start[0][0] - 946.0) < 5
+
+
+def test_a_track_drawn_back_slower_than_the_ball_struck_is_not_taken_for_it():
+    """Struck hard (7 m/s), the cue ball's own track goes with it; the stick's butt or the hand,
+    astir before, is drawn back away from it at 1 m/s as it is struck (seen a little before the
+    ball leaves: a smeared ball's onset is found late). A ball leaves faster
+    than the stick that struck it: the slow track is not the cue ball, the fast one is."""
+    from host.camera import identity
+    from host.camera.analyse import Analyser
+    from host.camera.tracking import Tracker
+    fps = 120.0
+    pal = identity.palette()
+    white = (1.0, 0.0, 0.0, None, None, None, 4.0)
+    skin = (0.0, 0.0, 0.9, 1.0, -0.4, 0.35, None)
+    yellow = (0.02, 0.0, 0.9, pal[1][0] * 4.0, pal[1][1], pal[1][2], None)
+    cue = [(i / fps, 311.0, 736.0) for i in range(300)]
+    cue += [(2.5 + i / fps, 311.0 + 58.3 * i, 736.0 - 2.0 * i) for i in range(1, 20)]
+    cue += [(cue[-1][0] + i / fps, cue[-1][1] - 3.0 * i, cue[-1][2]) for i in range(1, 30)]
+    one = [(i / fps, 1478.0, 696.0) for i in range(320)]
+    one += [(320 / fps + i / fps, 1478.0 + 40.0 * i, 696.0 - 5.0 * i) for i in range(1, 20)]
+    one += [(one[-1][0] + i / fps, one[-1][1], one[-1][2]) for i in range(1, 40)]
+    butt = [(1.5 + i / fps, 250.0 + 15.0 * (i % 4), 745.0) for i in range(96)]
+    butt += [(2.3 + i / fps, 250.0, 745.0) for i in range(15)]
+    butt += [(2.425 + i / fps, 250.0 - 8.5 * i, 745.0 + 1.0 * i) for i in range(1, 50)]
+    a = Analyser(fps=fps)
+    a.table = TABLE
+    a.tracker = Tracker(TABLE, fps)
+    a.tracker.tracks = [_looked(0, cue, white), _looked(1, one, yellow), _looked(7, butt, skin)]
+    facts = a._judge(2.4, 3.4, 3.5)
+    assert facts is not None
+    assert abs(facts.t_start - 2.5) < 0.02
+    assert facts.first_contact == 1
+    assert abs(facts.start[0][0] - 311.0) < 5
+
+
 def test_a_cue_ball_first_seen_rolling_and_soon_pocketed_is_the_stroke_from_where_it_lay():
     """Its old track followed the stick's tip after the stroke and took the tip's looks
     (no longer white, not named); its new track, born rolling a frame's roll from where it
