@@ -452,7 +452,7 @@ class Analyser:
         facts = shots.shot_facts(paths, self.table, t_start, t_end, self.fps, dropped=dropped,
                                  clock=self.clock, id_conf=id_conf, may_be=may_be, unnamed=unnamed,
                                  balls=self.balls, t_open=t_open)
-        add_start(facts, paths, self.fps, id_conf)     # where the balls lay when it began
+        add_start(facts, paths, self.fps, id_conf, unnamed)     # where the balls lay when it began
         facts.head_end = self.head_end
         set_second_contact(facts, shots.second_contact(paths, t_start, self.fps, facts.first_contact,
                                                        facts.contact_t))

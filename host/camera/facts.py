@@ -182,6 +182,57 @@ def start_place(path, t_start):
     return mx, my, conf
 
 
+UNSEEN_LAY_CONF = 0.8     # an object ball's start from before and after an unseen stroke
+SAME_PLACE_MM = 12.0      # (shots.RETURN_MM: a ball's seen centre back where it lay)
+
+
+def lay_unseen(path, unnamed, t_start):
+    """(x, y, UNSEEN_LAY_CONF) of an object ball unseen at the stroke that lay still in the
+    same place before it and after (within SAME_PLACE_MM), or None. Its own track may hold
+    both (a player's arm over it while aiming), or its number went to the track seen after
+    and the one before has none (a rack's black 8 whose track split, one seen under an arm
+    then out from under it): a track with no number that lay there, and was not seen
+    anywhere else after the stroke. Only a ball that did not move in the shot at all: it was
+    not met, first or later (a ball first seen after the stroke is never named first, so one
+    that moved must stay unseen to the referee: it may have been the first, unseen)."""
+    after = _still_place(path, t_start, first=True)
+    if after is None or _strayed(path, after, t_start):
+        return None             # (a ball that moved in the shot may have been met first, unseen)
+    for p in [path] + list(unnamed):
+        before = _still_place(p, t_start, first=False)
+        if before is None or math.hypot(before[0] - after[0], before[1] - after[1]) > SAME_PLACE_MM:
+            continue
+        if p is not path and _strayed(p, before, t_start):
+            continue
+        return before[0], before[1], UNSEEN_LAY_CONF
+    return None
+
+
+def _strayed(path, place, t_start):
+    """Seen after `t_start` farther than SAME_PLACE_MM from `place` more than STRAY_SIGHTINGS
+    times (a centroid pulled aside by the arm it comes out from under is not a ball moving)."""
+    return sum(1 for k in range(len(path.t)) if path.t[k] > t_start and
+               math.hypot(path.x[k] - place[0], path.y[k] - place[1]) > SAME_PLACE_MM) > STRAY_SIGHTINGS
+
+
+STRAY_SIGHTINGS = 3
+PLACE_SIGHTINGS = 5      # a still place: the median of this many sightings, most of them near it
+
+
+def _still_place(path, t_start, first):
+    """The median of a path's first PLACE_SIGHTINGS sightings after `t_start` (`first`) or its
+    last before it, if three or more and 60 % of them lie within 2 STILL_MM of it; else None."""
+    ks = [k for k in range(len(path.t)) if (path.t[k] > t_start if first else path.t[k] <= t_start)]
+    ks = ks[:PLACE_SIGHTINGS] if first else ks[-PLACE_SIGHTINGS:]
+    if len(ks) < 3:
+        return None
+    mx, my = float(median([path.x[k] for k in ks])), float(median([path.y[k] for k in ks]))
+    near = sum(1 for k in ks if math.hypot(path.x[k] - mx, path.y[k] - my) <= 2 * STILL_MM)
+    if near < 3 or near < 0.6 * len(ks):
+        return None
+    return mx, my
+
+
 def cue_reach(path, t_start, t_until, fps):
     """(farthest x, confidence) of the cue ball from its first motion to `t_until` (the first
     contact, or the shot's end when it touched nothing), or None if unseen then. Sure when it
@@ -195,13 +246,16 @@ def cue_reach(path, t_start, t_until, fps):
     return far, (0.95 if gap <= GAP_FRAMES / float(fps) else 0.6)
 
 
-def add_start(f, paths, fps, id_conf=None):
+def add_start(f, paths, fps, id_conf=None, unnamed=()):
     """Where each ball lay when the shot began (`f.start`, `f.start_conf`), and how far the
     cue ball went before its first contact (`f.cue_reach`). paths: {ball: path with t, x, y};
     id_conf: {ball: identity confidence}, which bounds an object ball's (the cue ball is the
-    ball that was struck: its identity is the stroke's)."""
+    ball that was struck: its identity is the stroke's); unnamed: the paths of tracks with no
+    number (an object ball unseen at the stroke may have lain in one: `lay_unseen`)."""
     for b, p in sorted(paths.items()):
         got = start_place(p, f.t_start)
+        if got is None and b != 0:
+            got = lay_unseen(p, unnamed, f.t_start)
         if got is None:
             continue
         conf = got[2] if b == 0 or not id_conf else min(got[2], id_conf.get(b, 1.0))

@@ -137,6 +137,33 @@ def test_a_ball_unseen_at_the_stroke_has_a_stale_or_no_start():
     assert facts.start_conf[0] < 0.85
 
 
+def test_a_ball_hidden_at_the_stroke_that_lay_still_before_and_after_has_its_start():
+    """A player's arm lay over the 5 from 1.0 s to 3.5 s (the stroke at 2.5 s): seen still in
+    one place before and after, it was not met: it lay there (the referee need not fear it was
+    the first ball, unseen). Where its number went to the track seen after and the one before
+    has none, that one tells where it lay. A ball that moved in the shot keeps no start: it may
+    have been met first, unseen."""
+    t = np.arange(0, 6.0, 1 / FPS)
+    seen = (t < 1.0) | (t > 3.5)
+    five = shots.Path(t[seen], 800 + 0.8 * np.sin(t[seen] * 7), np.full(seen.sum(), 400.0))
+    cue = path(rolling((500, 635), 0, 2000, 2.5, len(t), t_stop=2.69), noise=0.5)
+    facts = add_start(shots.shot_facts({0: cue}, TABLE, 2.5, 4.0, FPS), {0: cue, 5: five}, FPS)
+    assert facts.start_conf[5] == 0.8 and abs(facts.start[5][0] - 800) < 2
+    before = shots.Path(t[t < 1.0], five.x[:int(FPS)], five.y[:int(FPS)])
+    after = shots.Path(t[t > 3.5], 802 + 0 * t[t > 3.5], 401 + 0 * t[t > 3.5])
+    facts = add_start(shots.shot_facts({0: cue}, TABLE, 2.5, 4.0, FPS), {0: cue, 5: after}, FPS,
+                      unnamed=[before])
+    assert facts.start_conf[5] == 0.8 and abs(facts.start[5][0] - 800) < 2
+    moved = shots.Path(t[t > 3.5], 802 + 300 * (t[t > 3.5] - 3.5), 401 + 0 * t[t > 3.5])
+    facts = add_start(shots.shot_facts({0: cue}, TABLE, 2.5, 4.0, FPS), {0: cue, 5: moved}, FPS,
+                      unnamed=[before])
+    assert 5 not in facts.start
+    elsewhere = shots.Path(t[t > 3.5], 900 + 0 * t[t > 3.5], 401 + 0 * t[t > 3.5])
+    facts = add_start(shots.shot_facts({0: cue}, TABLE, 2.5, 4.0, FPS), {0: cue, 5: elsewhere}, FPS,
+                      unnamed=[before])
+    assert 5 not in facts.start
+
+
 def test_an_identity_in_doubt_makes_its_start_unsure():
     n = 300
     cue = path(rolling((500, 635), 0, 2000, 0.5, n, t_stop=0.69), noise=0.5)
