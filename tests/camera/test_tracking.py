@@ -210,13 +210,15 @@ def test_a_cue_ball_struck_into_the_stick_tip_s_track_is_given_its_own_path_back
     # The cue ball lies at (500, 600); the tip's track sways 60-100 mm behind it (practice
     # strokes). Struck at frame 60 at 6 m/s along +x, the ball's next places go to the tip's
     # track and the tip's to the ball's: one track for the ball, its rest and its onset kept.
-    from host.camera import analyse
+    from host.camera import analyse, shots
     fps, n, s = 60.0, 90, 60
     ball = [(500.0, 600.0)] * s + [(440.0 + (i % 3) * 5, 600.0) for i in range(n - s)]   # the tip
     tip = [(400.0 + 30 * ((i // 4) % 2), 600.0) for i in range(s)]
     tip += [(500.0 + 6000.0 * (i + 1) / fps, 600.0) for i in range(n - s)]                 # the ball
     a, b = _track(0, ball, fps=fps), _track(1, tip, fps=fps)
-    onset = ((s - 0.5) / fps, 6000.0)
+    # The onset as the stroke is found on the ball's track (the tip's leap back: slower than the ball).
+    onset = shots.motion_onset(shots.Path(a.t, a.x, a.y), (500.0, 600.0), 0.0)
+    assert onset is not None and onset[1] < 6000.0
     tracks, found = analyse._left_behind([a, b], (a, (500.0, 600.0), onset), fps)
     cue = found[0]
     after = [x for t, x in zip(cue.t, cue.x) if t > onset[0]]
