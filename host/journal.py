@@ -107,8 +107,18 @@ def scan(lines, fold):
 
 
 def open_segment(path):
-    """A segment file for reading, compressed or not."""
-    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+    """A segment file for reading, compressed or not. A closed segment listed plain may have been
+    compressed by the background thread since (`compress` writes the .gz before it removes the
+    plain file): it is then read from the .gz (a history page read while a game rolled the journal
+    once failed here)."""
+    if path.endswith(".gz"):
+        return gzip.open(path, "rb")
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        if os.path.exists(path + ".gz"):
+            return gzip.open(path + ".gz", "rb")
+        raise
 
 
 def read_entries(path):

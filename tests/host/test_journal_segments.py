@@ -312,3 +312,14 @@ def test_start_up_and_the_match_end_read_one_segment_whatever_the_matchs_length(
     assert len(full) == 1 and full[0]["winner"] is not None
     assert [r["started"] for r in rows] == [full[0]["started"]] and rows[0]["winner"] == full[0]["winner"]
     again.close()
+
+
+def test_a_segment_compressed_after_it_was_listed_is_still_read(tmp_path):
+    """The background thread may compress a closed segment between a reader listing it and
+    opening it (a history page read while a game rolled the journal): the reader takes the .gz."""
+    from host.journal import compress, read_entries
+    seg = tmp_path / "000001.jsonl"
+    seg.write_text('{"src": "board", "seq": 1}\n{"src": "board", "seq": 2}\n')
+    listed = str(seg)
+    assert compress(listed) and not seg.exists()
+    assert [e["seq"] for e in read_entries(listed)] == [1, 2]
