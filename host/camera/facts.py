@@ -189,10 +189,10 @@ SAME_PLACE_MM = 12.0      # (shots.RETURN_MM: a ball's seen centre back where it
 def lay_unseen(path, unnamed, t_start):
     """(x, y, UNSEEN_LAY_CONF) of an object ball unseen at the stroke that lay still in the
     same place before it and after (within SAME_PLACE_MM), or None. Its own track may hold
-    both (a player's arm over it while aiming), or its number went to the track seen after
-    and the one before has none (a rack's black 8 whose track split, one seen under an arm
-    then out from under it): a track with no number that lay there, and was not seen
-    anywhere else after the stroke. Only a ball that did not move in the shot at all: it was
+    both (a player's arm over it while aiming), or its number went to a track seen only after
+    the stroke and the one that saw it before has none (a rack's black 8 whose track split in
+    two): a track with no number that lay there, and was not seen anywhere else after the
+    stroke. Only a ball that did not move in the shot at all: it was
     not met, first or later (a ball first seen after the stroke is never named first, so one
     that moved must stay unseen to the referee: it may have been the first, unseen)."""
     after = _still_place(path, t_start, first=True)
@@ -215,7 +215,7 @@ def _strayed(path, place, t_start):
                math.hypot(path.x[k] - place[0], path.y[k] - place[1]) > SAME_PLACE_MM) > STRAY_SIGHTINGS
 
 
-STRAY_SIGHTINGS = 3
+STRAY_SIGHTINGS = 3      # sightings astray a still ball may have (its centroid pulled by an arm)
 PLACE_SIGHTINGS = 5      # a still place: the median of this many sightings, most of them near it
 
 
