@@ -636,12 +636,10 @@ def _rolls_on(tr, rest, t0):
     dx, dy = p.x - rest[0], p.y - rest[1]
     d = np.hypot(dx, dy)
     late = d[p.t >= t0 + 0.75 * ROLL_ON_S]
-    if d[-1] < 2 * BALL_R_MM or np.any(np.diff(d) < -shots.MOVE_MM) or late[-1] - late[0] < shots.GO_MM:
+    if d[-1] <= 2 * BALL_R_MM or np.any(np.diff(d) < -shots.MOVE_MM) or late[-1] - late[0] < shots.GO_MM:
         return False            # (still going at the end: a follow-through has stopped by then)
-    bearing = math.atan2(dy[-1], dx[-1])
-    far = d > 2 * BALL_R_MM
-    turn = np.abs((np.arctan2(dy[far], dx[far]) - bearing + math.pi) % (2 * math.pi) - math.pi)
-    return bool(np.all(np.degrees(turn) <= ROLL_ON_DEG))
+    far = d > 2 * BALL_R_MM             # (the way it went: where it got to, the last sighting)
+    return shots.one_way(np.arctan2(dy[far], dx[far])[::-1], math.radians(ROLL_ON_DEG))
 
 
 def _left_behind(tracks, found, fps):

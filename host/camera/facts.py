@@ -183,7 +183,7 @@ def start_place(path, t_start):
 
 
 UNSEEN_LAY_CONF = 0.8     # an object ball's start from before and after an unseen stroke
-SAME_PLACE_MM = 12.0      # (shots.RETURN_MM: a ball's seen centre back where it lay)
+SAME_PLACE_MM = 12.0      # a still ball's seen centre back this near where it lay (shots.RETURN_MM)
 
 
 def lay_unseen(path, unnamed, t_start):

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from host.camera.facts import CameraFacts, sure
+from host.camera.facts import SAME_PLACE_MM, CameraFacts, sure
 from host.camera.geometry import BALL_R_MM
 
 R = BALL_R_MM
@@ -128,7 +128,7 @@ def _without_blinks(path, rest):
 BLINK_S = 0.25           # a run away from a resting ball and back within this is no trip of it
 EXCURSION_S = 4.0        # a track away from its resting ball this long at most (a bridge hand
                          # lingers after the stroke)...
-RETURN_MM = 12.0         # ... and back this near where the ball lay (its centroid's median: an arm's shadow pulls it aside)
+RETURN_MM = SAME_PLACE_MM  # ... and back this near where the ball lay (its centroid's median: an arm's shadow pulls it aside)
 BACK_S = 0.5             # ... seen there this long after: the ball never left
 LEAP_MM = 100.0          # a step between two sightings no rolling ball makes (6 m/s at 60 fps)
 
@@ -179,16 +179,16 @@ def _lasting_departure(t, d, go, bearing):
             return None
         g += start
         w = (t >= t[g]) & (t <= t[g] + STAY_S)
-        if np.mean(far[w]) >= STAY_SHARE and _one_way(bearing[w & far]):
+        if np.mean(far[w]) >= STAY_SHARE and one_way(bearing[w & far]):
             return g
         start = g + 1
     return None
 
 
-def _one_way(bearings):
-    """The bearings lie within ONE_WAY_RAD of the first."""
+def one_way(bearings, within=None):
+    """The bearings (radians) lie within `within` (ONE_WAY_RAD) of the first."""
     off = np.angle(np.exp(1j * (np.asarray(bearings) - bearings[0])))
-    return bool(np.all(np.abs(off) <= ONE_WAY_RAD))
+    return bool(np.all(np.abs(off) <= (ONE_WAY_RAD if within is None else within)))
 
 
 ONE_WAY_RAD = math.radians(60.0)   # a ball that left goes one way (a kiss may bend it a little)

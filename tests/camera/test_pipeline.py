@@ -239,17 +239,32 @@ def test_a_cue_ball_struck_out_of_its_track_is_followed_not_the_stick_s_tip_left
     assert abs(facts.start[0][0] - 557.0) < 5
 
 
+WHITE = (1.0, 0.0, 0.0, None, None, None, 4.0)
+SKIN = (0.0, 0.0, 0.9, 1.0, -0.4, 0.35, None)
+
+
+def _solid(n):
+    """The looks of solid `n` as the appearance model's palette has it."""
+    from host.camera import identity
+    pal = identity.palette()
+    return (0.02, 0.0, 0.9, pal[n][0] * 4.0, pal[n][1], pal[n][2], None)
+
+
+def _judged(fps, tracks, t_open, t_last, t_now):
+    """The facts the analyser judges from `tracks` ((key, points, looks) each) alone."""
+    from host.camera.analyse import Analyser
+    from host.camera.tracking import Tracker
+    a = Analyser(fps=fps)
+    a.table = TABLE
+    a.tracker = Tracker(TABLE, fps)
+    a.tracker.tracks = [_looked(key, points, looks) for key, points, looks in tracks]
+    return a._judge(t_open, t_last, t_now)
+
+
 def _soft_stroke(hand):
     """A cue ball struck softly at 2.5 s (0.45 m/s) from (946, 529) into the 3 at (700, 720),
     with `hand`'s track beside it: the facts of that shot."""
-    from host.camera import identity
-    from host.camera.analyse import Analyser
-    from host.camera.tracking import Tracker
     fps = 60.0
-    pal = identity.palette()
-    white = (1.0, 0.0, 0.0, None, None, None, 4.0)
-    skin = (0.0, 0.0, 0.9, 1.0, -0.4, 0.35, None)
-    red = (0.02, 0.0, 0.9, pal[3][0] * 4.0, pal[3][1], pal[3][2], None)
     cue = [(i / fps, 946.0, 529.0) for i in range(150)]
     cue += [(2.5 + i / fps, 946.0 - 6.0 * i, 529.0 + 4.7 * i) for i in range(1, 34)]
     x, y = cue[-1][1:]
@@ -257,11 +272,7 @@ def _soft_stroke(hand):
     three = [(i / fps, 700.0, 720.0) for i in range(184)]
     three += [(184 / fps + i / fps, 700.0 - 6.0 * i, 720.0 + 4.7 * i) for i in range(1, 20)]
     three += [(three[-1][0] + i / fps, three[-1][1], three[-1][2]) for i in range(1, 60)]
-    a = Analyser(fps=fps)
-    a.table = TABLE
-    a.tracker = Tracker(TABLE, fps)
-    a.tracker.tracks = [_looked(0, cue, white), _looked(3, three, red), _looked(7, hand, skin)]
-    return a._judge(2.4, 4.9, 5.0)
+    return _judged(fps, [(0, cue, WHITE), (3, three, _solid(3)), (7, hand, SKIN)], 2.4, 4.9, 5.0)
 
 
 def test_a_soft_stroke_rolling_on_is_not_given_away_to_a_hand_leaping_off_beside_it():
@@ -285,14 +296,7 @@ def test_a_track_drawn_back_slower_than_the_ball_struck_is_not_taken_for_it():
     astir before, is drawn back away from it at 1 m/s as it is struck (seen a little before the
     ball leaves: a smeared ball's onset is found late). A ball leaves faster
     than the stick that struck it: the slow track is not the cue ball, the fast one is."""
-    from host.camera import identity
-    from host.camera.analyse import Analyser
-    from host.camera.tracking import Tracker
     fps = 120.0
-    pal = identity.palette()
-    white = (1.0, 0.0, 0.0, None, None, None, 4.0)
-    skin = (0.0, 0.0, 0.9, 1.0, -0.4, 0.35, None)
-    yellow = (0.02, 0.0, 0.9, pal[1][0] * 4.0, pal[1][1], pal[1][2], None)
     cue = [(i / fps, 311.0, 736.0) for i in range(300)]
     cue += [(2.5 + i / fps, 311.0 + 58.3 * i, 736.0 - 2.0 * i) for i in range(1, 20)]
     cue += [(cue[-1][0] + i / fps, cue[-1][1] - 3.0 * i, cue[-1][2]) for i in range(1, 30)]
@@ -302,11 +306,7 @@ def test_a_track_drawn_back_slower_than_the_ball_struck_is_not_taken_for_it():
     butt = [(1.5 + i / fps, 250.0 + 15.0 * (i % 4), 745.0) for i in range(96)]
     butt += [(2.3 + i / fps, 250.0, 745.0) for i in range(15)]
     butt += [(2.425 + i / fps, 250.0 - 8.5 * i, 745.0 + 1.0 * i) for i in range(1, 50)]
-    a = Analyser(fps=fps)
-    a.table = TABLE
-    a.tracker = Tracker(TABLE, fps)
-    a.tracker.tracks = [_looked(0, cue, white), _looked(1, one, yellow), _looked(7, butt, skin)]
-    facts = a._judge(2.4, 3.4, 3.5)
+    facts = _judged(fps, [(0, cue, WHITE), (1, one, _solid(1)), (7, butt, SKIN)], 2.4, 3.4, 3.5)
     assert facts is not None
     assert abs(facts.t_start - 2.5) < 0.02
     assert facts.first_contact == 1
