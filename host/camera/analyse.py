@@ -14,11 +14,12 @@ ball moves and closes when every ball has been still for STILL_S; if the cue bal
 in it, it is a shot and its facts are worked out from the tracks (shots.shot_facts).
 Memory is bounded: tracks keep only the current episode's observations.
 """
+import collections
 import math
 
 import numpy as np
 
-from host.camera import appearance, detect, ends, identity, shots, tracking
+from host.camera import appearance, detect, ends, identity, shots, tracking, way
 from host.camera.facts import add_start, set_second_contact
 from host.camera.geometry import BALL_R_MM, Lens, Table, View, TABLE_SIZES
 
@@ -33,6 +34,8 @@ ROLLING_SEEN_S = 0.2     # ... or this long, a track born rolling at a stroke's 
                          # ball struck into a pocket at once is seen briefly; a hand's edge
                          # neither rolls so fast nor starts a track, not being round)
 MARGIN_MM = 90.0         # drawn around the playing area (cushion tops, pocket mouths)
+BEFORE_S = 0.4          # the pictures kept from before a stroke (an episode opens ~0.1 s after it)
+KEEP_EVERY_S = 1.0 / 30  # ... one picture each this long (their noise averages out)
 ABSORB_FRAMES = 45       # every so many frames, what stood still since becomes background
 # The top-down drawing's scale (mm per pixel). S_MM_FINE is the default. `s_mm="auto"`
 # chooses from the picture's own scale: where the camera sees the table at FINE_SOURCE_MM
@@ -87,6 +90,8 @@ class Analyser:
         self.found = None            # what table_finder said, for the report
         self.last_t = None
         self._n_cands = -1
+        self._recent = collections.deque()   # (t, ycc, occluders) of the last BEFORE_S
+        self._before_shot = ()               # ... as they were when the episode opened
 
     def set_game(self, game):
         """Name balls from this game's set from now on (the live table changed games)."""
@@ -210,6 +215,7 @@ class Analyser:
         else:
             looks = [None] * len(cands)       # at rest: the looks of every 8th frame do
         self._n_cands = len(cands)
+        self._keep_picture(t, ycc)
         self.tracker.step(t, cands, looks, evidence=self._evidence(frame, cands, looks))
         if self.frames % 30 == 0:
             detect.update_cloth(self.cloth, ycc, score,
@@ -218,6 +224,45 @@ class Analyser:
             detect.absorb_still(self.cloth, ycc, self._before, score, self._ball_mask())
             self._before = ycc
         return self._segment(t)
+
+    def _keep_picture(self, t, ycc):
+        """Keep this frame's top-down picture, one each KEEP_EVERY_S, for the last BEFORE_S:
+        the pictures before a stroke (as they were when its episode opened) and after it
+        (when the balls have stopped) are the cue ball's way before and after (`_way_clear`)."""
+        if self._recent and t - self._recent[-1][0] < KEEP_EVERY_S:
+            return
+        self._recent.append((t, ycc, self.occluded))
+        while self._recent and self._recent[0][0] < t - BEFORE_S:
+            self._recent.popleft()
+
+    def _way_clear(self, paths, unnamed, facts):
+        """`way.way_change` for this shot: the pictures before the stroke against those after
+        the balls stopped, on the cue ball's way to its first contact (the whole way when it
+        touched nothing), the places of every ball followed left out; None where it cannot be
+        told."""
+        cue = paths.get(0)
+        t0 = facts.t_start - 1.5 / self.fps
+        before = [p for p in self._before_shot if p[0] <= t0]
+        after = [p for p in self._recent if p[0] >= facts.t_end] or list(self._recent)[-1:]
+        if cue is None or not before or not after:
+            return None
+        until = facts.contact_t if facts.contact_t is not None else facts.t_end
+        w = cue.window(facts.t_start - 1.0 / self.fps, until + 1e-6)
+        ts = [facts.t_start] + list(w.t) + [until]
+        if len(w) < 2 or max(b - a for a, b in zip(ts, ts[1:])) > shots.CUE_GAP_FRAMES / self.fps:
+            return None                 # unseen on the way: where it went is a guess
+        places = []
+        for p in list(paths.values()) + list(unnamed):
+            for t in [q[0] for q in before + after]:
+                at = p.near(t, 3.0 / self.fps)
+                if at is not None:
+                    places.append(at)
+            for at in (shots.rest_at(p, facts.t_start), shots.rest_at(p, facts.t_end, span=1.0, after=True)):
+                if at is not None:
+                    places.append(at)
+        return way.way_change([q[1] for q in before], [q[1] for q in after], self.geo,
+                              list(zip(w.x, w.y)), places, occluded=[q[2] for q in before + after],
+                              beside=facts.passed_by)
 
     def _evidence(self, frame, cands, looks):
         """The appearance model's log probabilities for each candidate whose looks were taken
@@ -297,6 +342,7 @@ class Analyser:
         if self.episode is None:
             if moving:
                 self.episode = [t - MOVE_WINDOW, t]
+                self._before_shot = tuple(self._recent)
             else:
                 self.tracker.trim(t - 2.0)
             return []
@@ -453,6 +499,7 @@ class Analyser:
                                  clock=self.clock, id_conf=id_conf, may_be=may_be, unnamed=unnamed,
                                  balls=self.balls, t_open=t_open)
         add_start(facts, paths, self.fps, id_conf, unnamed)     # where the balls lay when it began
+        facts.way_change = self._way_clear(paths, unnamed, facts)
         facts.head_end = self.head_end
         set_second_contact(facts, shots.second_contact(paths, t_start, self.fps, facts.first_contact,
                                                        facts.contact_t))

@@ -37,7 +37,7 @@ class CameraFacts:
                  "break_conf", "pocketed", "pocketed_conf", "rest", "rest_conf",
                  "identity_conf", "lost", "notes", "start", "start_conf", "cue_reach",
                  "cue_reach_conf", "second_contact", "second_after", "second_conf", "head_end",
-                 "first_identity_conf", "first_may_be")
+                 "first_identity_conf", "first_may_be", "way_change", "passed_by")
 
     def __init__(self, t_start, t_end, clock="video"):
         self.t_start = float(t_start)
@@ -67,6 +67,8 @@ class CameraFacts:
         self.second_contact = None         # the next object ball the cue ball touched, or None
         self.second_after = None           # ... this long (s) after the first contact
         self.second_conf = 0.0
+        self.way_change = None             # host/camera/way.py: the change on the cue ball's way
+        self.passed_by = []                # (x, y) of balls its line passed within a few mm, unmoved
         self.head_end = None               # {"image_side", "found_by", "confidence"}: the frame's
                                            # head end in the picture (host/camera/ends.py)
 
@@ -107,7 +109,9 @@ def live_dict(f):
      "identity_confidence": 0.9, "lost": [balls out of sight], "notes": [...],
      "start_mm": {"0": {"x": 402.0, "y": 610.5, "confidence": 0.95}, ...},
      "cue_reach_mm": None | {"x": 1210.4, "confidence": 0.95},
-     "second_contact": None | {"ball": 11, "after_ms": 6.5, "confidence": 0.99}}
+     "second_contact": None | {"ball": 11, "after_ms": 6.5, "confidence": 0.99},
+     "way_clear": {"confidence": 0.97}: how sure nothing the camera does not follow left the
+                  cue ball's way before its first contact (host/camera/way.py; 0: not known)}
     """
     return {
         "t_start": _r(f.t_start), "t_end": _r(f.t_end), "clock": f.clock,
@@ -134,7 +138,14 @@ def live_dict(f):
         "second_contact": (None if f.second_contact is None
                            else {"ball": f.second_contact, "after_ms": _ms(f.second_after),
                                  "confidence": _r(f.second_conf)}),
+        "way_clear": {"confidence": _r(way_clear(f.way_change))},
     }
+
+
+def way_clear(change):
+    """The confidence that the cue ball's way was clear, from `way.way_change`'s measure."""
+    from host.camera.way import clear_confidence
+    return clear_confidence(change)
 
 
 def _ms(seconds):

@@ -72,6 +72,13 @@ class Path:
     def __len__(self):
         return len(self.t)
 
+    def near(self, t, tol):
+        """(x, y) of the observation nearest `t`, if one is within `tol` s; else None."""
+        if not len(self.t):
+            return None
+        k = int(np.argmin(np.abs(self.t - t)))
+        return (float(self.x[k]), float(self.y[k])) if abs(self.t[k] - t) <= tol else None
+
 
 def rest_at(path, t, span=0.3, after=False):
     """Median position over `span` s before `t` (or after it), or None if unseen then."""
@@ -227,8 +234,9 @@ def _ray_entries(origin, direction, points, radius):
     return out
 
 
-def first_contact(paths, rests, t_start, fps, unnamed=()):
-    """(ball, confidence, t_contact or None, notes).
+def first_contact(paths, rests, t_start, fps, unnamed=(), t_end=None, table=None):
+    """(ball, confidence, t_contact or None, notes, passed: [(x, y)] of the balls the cue
+    ball's line passed within its doubt that never moved).
 
     Candidates are the object balls that left their rest after the stroke. One the cue
     ball touched first must have been reached by it: its path (each step's straight line,
@@ -237,8 +245,11 @@ def first_contact(paths, rests, t_start, fps, unnamed=()):
     ball got there flickered in a rack or was someone's hand). Of those, the one reached
     first. If none qualifies and the cue ball was seen all the way, it touched nothing
     (None); if it went unseen on the way, the first to move, with a low confidence.
-    `unnamed`: where balls with no number lay (they may have been met first all the same)."""
+    `unnamed`: where balls with no number lay (they may have been met first all the same);
+    `t_end`, `table`: when the balls stopped and where the cushions are (a ball alone on the
+    line that never moved by then was passed)."""
     cue = paths.get(0)
+    passed = []
     lying = dict(rests)
     lying.update((("unnamed", k), p) for k, p in enumerate(unnamed))
     movers, nudged = {}, {}
@@ -263,8 +274,8 @@ def first_contact(paths, rests, t_start, fps, unnamed=()):
     if not movers:
         conf = _no_contact_conf(cue, rests, t_start, fps)
         if _unseen_at_stroke(paths, t_start):   # a ball the cue ball may have met unseen
-            return None, min(conf, UNSURE_NOT_RAILED), None, ["a ball was out of sight at the stroke"]
-        return None, conf, None, []
+            return None, min(conf, UNSURE_NOT_RAILED), None, ["a ball was out of sight at the stroke"], passed
+        return None, conf, None, [], passed
     valid = {b: reach[b] for b in movers if _moved_on_reach(movers[b], reach[b], frame)}
     notes = []
     if valid:
@@ -275,6 +286,12 @@ def first_contact(paths, rests, t_start, fps, unnamed=()):
         # it are reached within a frame of each other at a break's speed).
         gap = (valid[order[1]] - valid[first]) if len(order) > 1 else 10 * frame
         line = _line_margin(cue, lying, first, valid[first], t_start)
+        if line is not None and line[2] == "likely" and _passed_by(paths, rests, line[1], movers, t_start, t_end, table):
+            # Within a few mm of the line, it never moved: the cue ball passed it (a touch
+            # moves a ball centimetres at least).
+            notes.append("the cue ball's line passed ball %d within a few mm; it never moved" % line[1])
+            passed.append(rests[line[1]])
+            line = None
         if line is not None and isinstance(line[1], tuple):
             # A ball with no number lay in the way: it was met, whichever ball it is (the
             # number is unsure, not the contact: shot_facts' hidden first ball).
@@ -293,19 +310,19 @@ def first_contact(paths, rests, t_start, fps, unnamed=()):
         if early is not None:
             notes.append("ball %d moved before ball %d: the first contact is unsure" % (early, first))
             conf = min(conf, UNSURE_FIRST)
-        return first, conf, movers[first][0], notes
+        return first, conf, movers[first][0], notes, passed
     relay = _relayed(paths, rests, movers, t_start, frame)
     if relay is not None:
         notes.append("ball %d reached, passed the blow on to %d" % relay[:2])
-        return relay[0], _line_conf(_line_margin(cue, lying, relay[0], relay[2], t_start), 0.8), relay[2], notes
+        return relay[0], _line_conf(_line_margin(cue, lying, relay[0], relay[2], t_start), 0.8), relay[2], notes, passed
     order = sorted(movers, key=lambda b: movers[b][0])
     if not any(_cue_came_near(cue, rests[b], t_start, movers[b][0] + 3 * frame, frame) for b in movers):
         # Seen all the way, the cue ball came nowhere near any ball that moved: it touched
         # nothing (they were moved by a hand, the stick, or a track that is no ball).
         notes.append("ball %d moved where the cue ball did not go: no contact" % order[0])
-        return None, 0.7, None, notes
+        return None, 0.7, None, notes, passed
     notes.append("no ball the cue ball reached moved: first mover %d" % order[0])
-    return order[0], UNSURE_FIRST, movers[order[0]][0], notes
+    return order[0], UNSURE_FIRST, movers[order[0]][0], notes, passed
 
 
 def _line_margin(cue, rests, first, t_reach, t_start):
@@ -417,18 +434,39 @@ def _none_moved(paths, unnamed, t_start, t_end):
     balls = [p for b, p in paths.items() if b != 0] + [p for p in unnamed if _lay_still(p, t_start)]
     if not balls:
         return False
-    for p in balls:
-        before = rest_at(p, t_start)
-        after = rest_at(p, t_end, span=1.0, after=True) or rest_at(p, t_end + 1e-6, span=0.3)
-        if before is None or after is None or len(p.window(t_start - SETTLED_S, t_start)) < 3:
-            return False
-        if math.hypot(after[0] - before[0], after[1] - before[1]) > STILL_AFTER_MM:
-            return False
-        w = p.window(t_start, t_end)
-        if len(w) and np.max(np.hypot(w.x - before[0], w.y - before[1])) > GO_MM and \
-                _departure(np.hypot(w.x - before[0], w.y - before[1]) > GO_MM) is not None:
-            return False               # it went away and came back: a ball rolled through its place
-    return True
+    return all(_stayed_put(p, t_start, t_end) for p in balls)
+
+
+def _passed_by(paths, rests, b, movers, t_start, t_end, table):
+    """Ball `b` (a number) lay alone (no other ball or cushion within a touch of it: nothing
+    frozen to it took the blow on) and stayed where it lay all through the shot (`_stayed_put`)."""
+    if (isinstance(b, tuple) or b in movers or paths.get(b) is None or rests.get(b) is None
+            or t_end is None or table is None):
+        return False
+    x, y = rests[b]
+    near = [c for c, r in rests.items() if c not in (0, b) and r is not None
+            and math.hypot(r[0] - x, r[1] - y) < 2 * R + FROZEN_MM]
+    if near or min(x, table.length - x, y, table.width - y) < R + FROZEN_MM:
+        return False
+    return _stayed_put(paths[b], t_start, t_end)
+
+
+FROZEN_MM = 12.0         # a ball this near another ball or a cushion may pass a blow on unmoved
+
+
+def _stayed_put(p, t_start, t_end):
+    """Seen lying still before the stroke, seen again where it lay (within STILL_AFTER_MM) once
+    the balls stopped, and never went GO_MM away in between (a ball that rolled through its
+    place and another that came to rest there are not one that stayed)."""
+    before = rest_at(p, t_start)
+    after = rest_at(p, t_end, span=1.0, after=True) or rest_at(p, t_end + 1e-6, span=0.3)
+    if before is None or after is None or len(p.window(t_start - SETTLED_S, t_start)) < 3:
+        return False
+    if math.hypot(after[0] - before[0], after[1] - before[1]) > STILL_AFTER_MM:
+        return False
+    w = p.window(t_start, t_end)
+    return not (len(w) and np.max(np.hypot(w.x - before[0], w.y - before[1])) > GO_MM and
+                _departure(np.hypot(w.x - before[0], w.y - before[1]) > GO_MM) is not None)
 
 
 def _lay_still(p, t, span=SETTLED_S):
@@ -680,7 +718,7 @@ def second_contact(paths, t_start, fps, first, t_first):
     if first is None or t_first is None or paths.get(first) is None:
         return None
     rests = {b: rest_at(p, t_start) for b, p in paths.items()}
-    ball, conf, t, _ = first_contact({b: p for b, p in paths.items() if b != first},
+    ball, conf, t, _, _ = first_contact({b: p for b, p in paths.items() if b != first},
                                      {b: r for b, r in rests.items() if b != first}, t_start, fps)
     if ball is None or t is None:
         return None
@@ -1031,8 +1069,8 @@ def shot_facts(paths, table, t_start, t_end, fps, dropped=(), clock="video", id_
         if rests[b] is None and len(p):
             rests[b] = (float(p.x[0]), float(p.y[0]))
     unnamed_rests = [r for r in (rest_at(p, t_start) for p in unnamed) if r is not None]
-    f.first_contact, f.first_contact_conf, f.contact_t, notes = first_contact(paths, rests, t_start, fps,
-                                                                             unnamed_rests)
+    f.first_contact, f.first_contact_conf, f.contact_t, notes, f.passed_by = first_contact(
+        paths, rests, t_start, fps, unnamed_rests, t_end, table)
     f.notes.extend(notes)
     early = _left_before_stroke(paths, t_start, fps, t_open)
     if early is not None:

@@ -179,6 +179,9 @@ def normal_facts(f):
     if not (reach is None or (isinstance(reach, dict) and _num(reach.get("x"), -500, 5500)
                               and _num(reach.get("confidence"), 0, 1))):
         return None
+    clear = f.get("way_clear")             # optional: newer analysers only
+    if not (clear is None or (isinstance(clear, dict) and _num(clear.get("confidence"), 0, 1))):
+        return None
     second = f.get("second_contact")       # optional too: older analysers name the first ball only
     if not (second is None or (isinstance(second, dict) and _ball(second.get("ball"))
                                and _num(second.get("after_ms"), 0, 60000)
@@ -198,6 +201,7 @@ def normal_facts(f):
                               "may_be": may_be},
             "start_mm": start,
             "cue_reach_mm": None if reach is None else {"x": reach["x"], "confidence": reach["confidence"]},
+            "way_clear": None if clear is None else {"confidence": clear["confidence"]},
             "second_contact": None if second is None else {"ball": second["ball"], "after_ms": second["after_ms"],
                                                            "confidence": second["confidence"]},
             "railed_after_contact": railed, "pocketed": pocketed, "rest_mm": rest, "lost": lost,
@@ -254,7 +258,7 @@ def legal_first(g, shot):
     return None          # SP: any ball; the eight-ball break: the rack
 
 
-def first_contact_fouls(g, shot, fc, start=None):
+def first_contact_fouls(g, shot, fc, start=None, way_clear=None):
     """The fouls the first contact `fc` (normal_facts' "first_contact") makes on `shot`: [],
     ["no_contact"] or ["wrong_first_contact"]; None when the camera is not sure enough. The
     contact must be sure; which ball it was only as far as the verdict needs: sure of its number,
@@ -263,9 +267,10 @@ def first_contact_fouls(g, shot, fc, start=None):
     `start_mm` (None from older analysers): an object ball on the table that the camera did not
     see lying anywhere when the cue ball was struck may be the ball it met first, unseen (a blue
     ball unseen under a spot lamp): the verdict must be the same were it first, and "no
-    contact" is then unsure."""
+    contact" is then unsure; unless `way_clear` (the facts' confidence that nothing left the
+    cue ball's way before its first contact) is sure: a ball met moves."""
     first = fc["ball"]
-    unseen = unseen_at_stroke(g, start)
+    unseen = unseen_in_way(g, start, way_clear)
     if fc["confidence"] < MIN_CONFIDENCE:
         return None
     if first is None:
@@ -281,6 +286,21 @@ def first_contact_fouls(g, shot, fc, start=None):
     if len(fouls) != 1:
         return None
     return ["wrong_first_contact"] if fouls.pop() else []
+
+
+def way_clear(facts):
+    """How sure the facts are that nothing left the cue ball's way before its first contact
+    (None from analysers that do not say)."""
+    clear = facts.get("way_clear")
+    return None if clear is None else clear["confidence"]
+
+
+def unseen_in_way(g, start, way_clear):
+    """The object balls the camera did not place at the stroke (`unseen_at_stroke`) that may
+    have lain in the cue ball's way: all of them, or none when the way was surely clear."""
+    if way_clear is not None and way_clear >= MIN_CONFIDENCE:
+        return []
+    return unseen_at_stroke(g, start)
 
 
 def unseen_at_stroke(g, start):
@@ -302,7 +322,7 @@ def simultaneous(g, shot, facts):
     sc = facts.get("second_contact")
     first = facts["first_contact"]["ball"]
     # (A ball unseen at the stroke may have been first too: the first contact alone is judged.)
-    if (unseen_at_stroke(g, facts["start_mm"])
+    if (unseen_in_way(g, facts["start_mm"], way_clear(facts))
             or g["game"] != "eight-ball" or shot["break"] or g["players"][shot["shooter"]]["group"] is None
             or sc is None or first is None or sc["ball"] in (0, first) or sc["ball"] not in g["on_table"]
             or sc["confidence"] < MIN_CONFIDENCE or sc["after_ms"] > SIMULTANEOUS_MS
@@ -591,7 +611,7 @@ def decide(g, shot, facts, table_mm=None, as_it_lies=False):
             shot["camera"]["simultaneous"] = [first, facts["second_contact"]["ball"]]
             used.append("simultaneous")
     elif not (g["game"] == "eight-ball" and shot["break"]):
-        fouls = first_contact_fouls(g, shot, fc, facts["start_mm"])
+        fouls = first_contact_fouls(g, shot, fc, facts["start_mm"], way_clear(facts))
         if fouls is None:
             unsure.append("first_contact")
         else:

@@ -116,7 +116,7 @@ def referee_use(game, ts, s):
         # The verdict (rules/camera.py first_contact_fouls), against the truth's first ball's.
         # Eight-ball shots are judged for a shooter on the solids (the clips have no match).
         g["players"], shot["shooter"] = [{"group": "solids"}], 0
-        seen = rules.first_contact_fouls(g, shot, fc, facts["start_mm"])
+        seen = rules.first_contact_fouls(g, shot, fc, facts["start_mm"], rules.way_clear(facts))
         truth = rules.first_contact_fouls(g, shot, {"ball": ts["first_contact"], "confidence": 1.0,
                                                     "identity_confidence": 1.0})
         out["first"] = "person" if seen is None else ("right" if seen == truth else "wrong")

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from shared_rules.rules.camera import DEADLINE_MS, MIN_CONFIDENCE
+from shared_rules.rules.camera import DEADLINE_MS, MIN_CONFIDENCE, normal_facts
 from shared_rules.rules.referee import Referee, replay
 from tests.camera_live.helpers import (Table, cmd, facts, health, motion, no_facts, pocket, rail, seen,
                                        solids_for_anna)
@@ -58,6 +58,27 @@ def test_a_ball_the_camera_did_not_see_at_the_stroke_leaves_the_first_contact_to
     t.shot(rails=2, camera="before", first=5, railed=(5,), followed=(0, 1, 3, 4, 5, 6, 7, 8, 9),
            start=seen_then)
     assert foul_codes(t) == ["wrong_first_contact"]
+
+
+@pytest.mark.clause("NB.WRONG-FIRST")
+def test_a_ball_unseen_at_the_stroke_that_nothing_shows_in_the_cue_ball_s_way_was_not_met_first():
+    """The 1 lay unseen (green on green cloth, say), but the camera saw nothing leave the cue
+    ball's way before it met the 5 (host/camera/way.py: a ball met moves): the 1 was not met
+    first, so "the 5 first" is the foul. Unsure of the way, it stays a person's call."""
+    seen_then = dict((b, (300.0 + 150 * b, 400.0)) for b in (0, 3, 4, 5, 6, 7, 8, 9))
+    for way, fouls, used in ((0.97, ["wrong_first_contact"], True), (0.7, [], False)):
+        t = nine_ball_after_break()
+        t.shot(rails=2, camera="before", first=5, railed=(5,), followed=(0, 1, 3, 4, 5, 6, 7, 8, 9),
+               start=seen_then, way=way)
+        assert foul_codes(t) == fouls
+        assert ("first_contact" in t.state["camera"]["last_shot"]["used"]) == used
+    # The way's word is a number or nothing: anything else is no facts at all.
+    bad = facts(first=5, railed=(5,), followed=(0, 1, 3, 4, 5, 6, 7, 8, 9), start=seen_then)
+    bad["way_clear"] = {"confidence": "sure"}
+    assert normal_facts(bad) is None
+    bad["way_clear"] = {"confidence": 0.97}
+    assert normal_facts(bad)["way_clear"] == {"confidence": 0.97}
+    assert normal_facts(normal_facts(bad)) == normal_facts(bad)      # as journaled, so replayed
 
 
 def test_without_a_camera_the_same_shot_needs_a_person_as_before():
