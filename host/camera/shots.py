@@ -434,12 +434,12 @@ def _none_moved(paths, unnamed, t_start, t_end):
     balls = [p for b, p in paths.items() if b != 0] + [p for p in unnamed if _lay_still(p, t_start)]
     if not balls:
         return False
-    return all(_stayed_put(p, t_start, t_end) for p in balls)
+    return all(stayed_put(p, t_start, t_end) for p in balls)
 
 
 def _passed_by(paths, rests, b, movers, t_start, t_end, table):
     """Ball `b` (a number) lay alone (no other ball or cushion within a touch of it: nothing
-    frozen to it took the blow on) and stayed where it lay all through the shot (`_stayed_put`)."""
+    frozen to it took the blow on) and stayed where it lay all through the shot (`stayed_put`)."""
     if (isinstance(b, tuple) or b in movers or paths.get(b) is None or rests.get(b) is None
             or t_end is None or table is None):
         return False
@@ -448,13 +448,13 @@ def _passed_by(paths, rests, b, movers, t_start, t_end, table):
             and math.hypot(r[0] - x, r[1] - y) < 2 * R + FROZEN_MM]
     if near or min(x, table.length - x, y, table.width - y) < R + FROZEN_MM:
         return False
-    return _stayed_put(paths[b], t_start, t_end)
+    return stayed_put(paths[b], t_start, t_end)
 
 
 FROZEN_MM = 12.0         # a ball this near another ball or a cushion may pass a blow on unmoved
 
 
-def _stayed_put(p, t_start, t_end):
+def stayed_put(p, t_start, t_end):
     """Seen lying still before the stroke, seen again where it lay (within STILL_AFTER_MM) once
     the balls stopped, and never went GO_MM away in between (a ball that rolled through its
     place and another that came to rest there are not one that stayed)."""
