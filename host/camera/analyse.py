@@ -238,9 +238,8 @@ class Analyser:
     def _way_clear(self, paths, unnamed, facts):
         """`way.way_change` for this shot: the pictures before the stroke against those after
         the balls stopped, on the cue ball's way to its first contact (the whole way when it
-        touched nothing), the places of the balls whose tracks moved left out (one whose track
-        says it stayed is looked at: a red 3 on burgundy grazed 8 mm away was once taken for
-        still, its centre a few mm astray in dim light); None where it cannot be told."""
+        touched nothing), the places of the balls whose tracks moved left out
+        (`way.movers_places`); None where it cannot be told."""
         cue = paths.get(0)
         t0 = facts.t_start - 1.5 / self.fps
         before = [p for p in self._before_shot if p[0] <= t0]
@@ -252,17 +251,8 @@ class Analyser:
         ts = [facts.t_start] + list(w.t) + [until]
         if len(w) < 2 or max(b - a for a, b in zip(ts, ts[1:])) > shots.CUE_GAP_FRAMES / self.fps:
             return None                 # unseen on the way: where it went is a guess
-        places = []
-        for p in list(paths.values()) + list(unnamed):
-            if shots.stayed_put(p, facts.t_start, facts.t_end):
-                continue        # its track says it never moved: its pictures must agree
-            for t in [q[0] for q in before + after]:
-                at = p.near(t, 3.0 / self.fps)
-                if at is not None:
-                    places.append(at)
-            for at in (shots.rest_at(p, facts.t_start), shots.rest_at(p, facts.t_end, span=1.0, after=True)):
-                if at is not None:
-                    places.append(at)
+        places = way.movers_places(list(paths.values()) + list(unnamed), facts.t_start, facts.t_end,
+                                   [q[0] for q in before + after], 3.0 / self.fps)
         return way.way_change([q[1] for q in before], [q[1] for q in after], self.geo,
                               list(zip(w.x, w.y)), places, occluded=[q[2] for q in before + after],
                               beside=facts.passed_by)
@@ -502,12 +492,7 @@ class Analyser:
                                  clock=self.clock, id_conf=id_conf, may_be=may_be, unnamed=unnamed,
                                  balls=self.balls, t_open=t_open)
         add_start(facts, paths, self.fps, id_conf, unnamed)     # where the balls lay when it began
-        facts.way_change = self._way_clear(paths, unnamed, facts)
-        if facts.way_change is not None and facts.way_change >= way.CHANGED:
-            # Something left the cue ball's way before its first contact: it may have met it.
-            cap = shots.UNSURE_NOT_RAILED if facts.first_contact is None else shots.UNSURE_FIRST
-            facts.first_contact_conf = min(facts.first_contact_conf, cap)
-            facts.notes.append(WAY_CHANGED)
+        way.doubt_first(facts, self._way_clear(paths, unnamed, facts))
         facts.head_end = self.head_end
         set_second_contact(facts, shots.second_contact(paths, t_start, self.fps, facts.first_contact,
                                                        facts.contact_t))
@@ -515,7 +500,6 @@ class Analyser:
         return facts
 
 
-WAY_CHANGED = "something left the cue ball's way before its first contact: it may have met it"
 SPOT_PATCH_MM = 45       # the foot spot is looked for this far around its place (the found
                          # corners put it within ~10 mm at 720p, ~30 mm at 360p)
 SPOT_COVER_MM = BALL_R_MM + 15.0    # a ball centre this near the place hides the spot

@@ -23,6 +23,7 @@ import math
 
 import numpy as np
 
+from host.camera import shots
 from host.camera.geometry import BALL_R_MM
 
 TREND_R = 4.0            # the light's slow change (lamp flicker, a rolling shutter's bands)
@@ -137,6 +138,40 @@ def way_change(befores, afters, geo, path, places, occluded=(), beside=()):
     if not np.any(sel):
         return 0.0
     return float(np.max(change[sel]))
+
+
+def movers_places(paths, t_start, t_end, times, tol):
+    """(x, y) of the balls whose tracks moved in the shot (of `paths`), where each was at the
+    pictures' `times` (within `tol` s) and where it lay before and after: what the way's check
+    leaves out. A ball whose track says it stayed put is looked at all the same: its pictures
+    must agree (a red 3 on burgundy grazed 8 mm away was once taken for still, its centre a few
+    mm astray in dim light, and the shot for no contact)."""
+    places = []
+    for p in paths:
+        if shots.stayed_put(p, t_start, t_end):
+            continue
+        for t in times:
+            at = p.near(t, tol)
+            if at is not None:
+                places.append(at)
+        for at in (shots.rest_at(p, t_start), shots.rest_at(p, t_end, span=1.0, after=True)):
+            if at is not None:
+                places.append(at)
+    return places
+
+
+def doubt_first(facts, change):
+    """Enter the way's `change` on `facts`; where something left the cue ball's way before its
+    first contact, the contact named (or "no contact") is unsure: it may have met that."""
+    facts.way_change = change
+    if change is not None and change >= CHANGED:
+        cap = shots.UNSURE_NOT_RAILED if facts.first_contact is None else shots.UNSURE_FIRST
+        facts.first_contact_conf = min(facts.first_contact_conf, cap)
+        facts.notes.append(WAY_CHANGED)
+    return facts
+
+
+WAY_CHANGED = "something left the cue ball's way before its first contact: it may have met it"
 
 
 def clear_confidence(change):

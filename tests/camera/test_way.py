@@ -114,3 +114,25 @@ def test_a_ball_frozen_to_one_the_line_passed_counts_as_in_the_way():
     afters = [table(10 + k, balls=[b]) for k in range(4)]
     assert way.way_change(befores, afters, GEO, PATH, [b]) < way.CHANGED      # not beside: not looked at
     assert way.way_change(befores, afters, GEO, PATH, [b], beside=[b]) > way.CHANGED
+
+
+def test_a_ball_whose_track_stayed_put_is_looked_at_and_a_change_in_the_way_unsettles_the_contact():
+    """Only the balls whose tracks moved are left out of the check: a red 3 on burgundy grazed
+    8 mm away in dim light looked still to its track (its centre a few mm astray), so its
+    pictures are looked at, and a change in the way makes "no contact" (or the ball named first)
+    a person's call."""
+    from host.camera import shots
+    fps = 60.0
+    t = np.arange(0, 4, 1 / fps)
+    still = shots.Path(t, np.full(len(t), 1200.0), np.full(len(t), 700.0))
+    moved = shots.Path(t, np.where(t < 1.5, 1600.0, 1700.0), np.full(len(t), 635.0))
+    places = way.movers_places([still, moved], 1.0, 3.0, [0.9, 3.2], 3 / fps)
+    assert places and all(abs(x - 1200.0) > 100 for x, _ in places)
+    assert any(abs(x - 1600.0) < 1 for x, _ in places) and any(abs(x - 1700.0) < 1 for x, _ in places)
+    for first, conf in ((None, 0.95), (3, 0.97)):
+        f = CameraFacts(1.0, 3.0)
+        f.first_contact, f.first_contact_conf = first, conf
+        way.doubt_first(f, way.CHANGED * 0.5)
+        assert f.first_contact_conf == conf and not f.notes
+        way.doubt_first(f, way.CHANGED * 1.5)
+        assert f.first_contact_conf < 0.85 and f.notes == [way.WAY_CHANGED]
