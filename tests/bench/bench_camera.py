@@ -120,6 +120,9 @@ def referee_use(game, ts, s):
         truth = rules.first_contact_fouls(g, shot, {"ball": ts["first_contact"], "confidence": 1.0,
                                                     "identity_confidence": 1.0})
         out["first"] = "person" if seen is None else ("right" if seen == truth else "wrong")
+        # ... and as before the way's check (host/camera/way.py) let an unseen ball be passed over.
+        seen = rules.first_contact_fouls(g, shot, fc, facts["start_mm"])
+        out["first_noway"] = "person" if seen is None else ("right" if seen == truth else "wrong")
     if is_break and not [b for b in ts["pocketed"] if b != 0]:
         ok = rules.break_rails(g, shot, facts)
         truth = legal_break(game, ts, [])
@@ -226,7 +229,8 @@ def report_referee(rows, key):
     lines = []
     for g in sorted(groups, key=str):
         parts = []
-        for what, name in (("first", "first contact"), ("break", "break rails"), ("rail", "cushion after contact")):
+        for what, name in (("first", "first contact"), ("first_noway", "(without the way's check)"),
+                           ("break", "break rails"), ("rail", "cushion after contact")):
             said = [r["referee"][what] for r in groups[g] if what in r.get("referee", {})]
             if said:
                 parts.append("%s right %d, WRONG %d, a person %d" % (
@@ -322,7 +326,8 @@ def print_report(rows, n_clips, extra, wall):
         print("by %s:" % name)
         print("\n".join(report(rows, key)))
     print("what the referee would decide from these facts (confidence >= 0.85), against the truth:")
-    for name, key in (("all", lambda r: "all"), ("game/kind/speed", lambda r: "%s/%s/%s" % (r["game"], r["kind"], r["speed"]))):
+    for name, key in (("all", lambda r: "all"), ("light", lambda r: r["light"]),
+                      ("game/kind/speed", lambda r: "%s/%s/%s" % (r["game"], r["kind"], r["speed"]))):
         print("\n".join(report_referee(rows, key)))
 
 
