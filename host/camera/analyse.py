@@ -36,6 +36,7 @@ ROLLING_SEEN_S = 0.2     # ... or this long, a track born rolling at a stroke's 
 MARGIN_MM = 90.0         # drawn around the playing area (cushion tops, pocket mouths)
 BEFORE_S = 0.4          # the pictures kept from before a stroke (an episode opens ~0.1 s after it)
 KEEP_EVERY_S = 1.0 / 30  # ... one picture each this long (their noise averages out)
+CLEAR_PICTURES = 8       # the last pictures of the table with nothing over it, kept
 ABSORB_FRAMES = 45       # every so many frames, what stood still since becomes background
 # The top-down drawing's scale (mm per pixel). S_MM_FINE is the default. `s_mm="auto"`
 # chooses from the picture's own scale: where the camera sees the table at FINE_SOURCE_MM
@@ -92,6 +93,8 @@ class Analyser:
         self._n_cands = -1
         self._recent = collections.deque()   # (t, ycc, occluders) of the last BEFORE_S
         self._before_shot = ()               # ... as they were when the episode opened
+        self._clear = collections.deque(maxlen=CLEAR_PICTURES)   # (t, ycc): nothing over the table
+        self._clear_before = ()              # ... as they were when the episode opened
 
     def set_game(self, game):
         """Name balls from this game's set from now on (the live table changed games)."""
@@ -232,6 +235,8 @@ class Analyser:
         if self._recent and t - self._recent[-1][0] < KEEP_EVERY_S:
             return
         self._recent.append((t, ycc, self.occluded))
+        if self.occluded is None and self.episode is None:
+            self._clear.append((t, ycc))
         while self._recent and self._recent[0][0] < t - BEFORE_S:
             self._recent.popleft()
 
@@ -256,6 +261,18 @@ class Analyser:
         return way.way_change([q[1] for q in before], [q[1] for q in after], self.geo,
                               list(zip(w.x, w.y)), places, occluded=[q[2] for q in before + after],
                               beside=facts.passed_by)
+
+    def _elsewhere(self, paths, unnamed, facts):
+        """`way.elsewhere_change` for this shot: the last pictures of the table with nothing
+        over it before the stroke against those after the balls stopped, the balls whose tracks
+        moved left out; None where it cannot be told."""
+        before = [p[1] for p in self._clear_before if p[0] < facts.t_start]
+        after = [p for p in self._recent if p[0] >= facts.t_end] or list(self._recent)[-1:]
+        if not before or not after or [p for p in unnamed if not shots.stayed_put(p, facts.t_start, facts.t_end)]:
+            return None         # (a track with no number moved: it may be any ball the facts do not name)
+        places = way.movers_places(list(paths.values()) + list(unnamed), facts.t_start, facts.t_end,
+                                   [q[0] for q in after], 3.0 / self.fps)
+        return way.elsewhere_change(before, [q[1] for q in after], self.geo, places, [q[2] for q in after])
 
     def _evidence(self, frame, cands, looks):
         """The appearance model's log probabilities for each candidate whose looks were taken
@@ -336,6 +353,7 @@ class Analyser:
             if moving:
                 self.episode = [t - MOVE_WINDOW, t]
                 self._before_shot = tuple(self._recent)
+                self._clear_before = tuple(self._clear)
             else:
                 self.tracker.trim(t - 2.0)
             return []
@@ -493,6 +511,7 @@ class Analyser:
                                  balls=self.balls, t_open=t_open)
         add_start(facts, paths, self.fps, id_conf, unnamed)     # where the balls lay when it began
         way.doubt_first(facts, self._way_clear(paths, unnamed, facts))
+        facts.others_change = self._elsewhere(paths, unnamed, facts)
         facts.head_end = self.head_end
         set_second_contact(facts, shots.second_contact(paths, t_start, self.fps, facts.first_contact,
                                                        facts.contact_t))

@@ -37,7 +37,7 @@ class CameraFacts:
                  "break_conf", "pocketed", "pocketed_conf", "rest", "rest_conf",
                  "identity_conf", "lost", "notes", "start", "start_conf", "cue_reach",
                  "cue_reach_conf", "second_contact", "second_after", "second_conf", "head_end",
-                 "first_identity_conf", "first_may_be", "way_change", "passed_by")
+                 "first_identity_conf", "first_may_be", "way_change", "passed_by", "others_change")
 
     def __init__(self, t_start, t_end, clock="video"):
         self.t_start = float(t_start)
@@ -69,6 +69,7 @@ class CameraFacts:
         self.second_conf = 0.0
         self.way_change = None             # host/camera/way.py: the change on the cue ball's way
         self.passed_by = []                # (x, y) of balls its line passed within a few mm, unmoved
+        self.others_change = None          # way.elsewhere_change: the change away from the balls followed
         self.head_end = None               # {"image_side", "found_by", "confidence"}: the frame's
                                            # head end in the picture (host/camera/ends.py)
 
@@ -111,7 +112,8 @@ def live_dict(f):
      "cue_reach_mm": None | {"x": 1210.4, "confidence": 0.95},
      "second_contact": None | {"ball": 11, "after_ms": 6.5, "confidence": 0.99},
      "way_clear": {"confidence": 0.97}: how sure nothing the camera does not follow left the
-                  cue ball's way before its first contact (host/camera/way.py; 0: not known)}
+                  cue ball's way before its first contact (host/camera/way.py; 0: not known),
+     "others_still": {"confidence": 0.95}: ... that nothing it does not follow moved anywhere}
     """
     return {
         "t_start": _r(f.t_start), "t_end": _r(f.t_end), "clock": f.clock,
@@ -139,11 +141,13 @@ def live_dict(f):
                            else {"ball": f.second_contact, "after_ms": _ms(f.second_after),
                                  "confidence": _r(f.second_conf)}),
         "way_clear": {"confidence": _r(way_clear(f.way_change))},
+        "others_still": {"confidence": _r(way_clear(f.others_change))},
     }
 
 
 def way_clear(change):
-    """The confidence that the cue ball's way was clear, from `way.way_change`'s measure."""
+    """The confidence that nothing left a place, from `way.way_change`'s (or
+    `way.elsewhere_change`'s) measure."""
     from host.camera.way import clear_confidence
     return clear_confidence(change)
 

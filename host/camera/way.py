@@ -33,20 +33,32 @@ DARK_Y = 24.0            # a change is measured against the cloth's lightness pl
                          # is mostly noise: JPEG's blocks)
 DISC_R = 1.2             # a ball's change is averaged over a disc this many radii wide
 KEEP_R = 1.4             # the followed balls' places, this many radii round, are left out
+HIDDEN_R = 0.6           # a hidden part of the bed this many radii across may hide a ball
 WAY_SLACK_MM = 8.0       # a met ball's centre lies within 2R of the path, widened by this
 CHANGE_CAP = 0.5         # one pixel counts at most this much (a glint)
 CHANGED = 0.15           # a disc's mean change this large is a ball's shading gone (balls that moved: 0.3 and more)
 CHANGE_SCALE = 0.02      # ... and each this much under it is one more step of sureness
 
 
-def mean_picture(pictures):
-    """The mean (float32) of YCrCb pictures, chroma centred on 0: their noise averages out."""
+def mean_picture(pictures, occluded=None):
+    """The mean (float32) of YCrCb pictures, chroma centred on 0: their noise averages out.
+    With `occluded` (a mask or None for each picture), each pixel's mean is over the pictures
+    where nothing hid it; (mean, uint8 mask of the pixels no picture showed) then."""
     acc = np.zeros(pictures[0].shape, np.float32)
-    for p in pictures:
-        acc += p
-    acc /= len(pictures)
+    if occluded is None:
+        for p in pictures:
+            acc += p
+        acc /= len(pictures)
+        acc[..., 1:] -= 128.0
+        return acc
+    n = np.zeros(pictures[0].shape[:2], np.float32)
+    for p, occ in zip(pictures, occluded):
+        w = np.ones(n.shape, np.float32) if occ is None else (occ == 0).astype(np.float32)
+        acc += p * w[..., None]
+        n += w
+    acc /= np.maximum(n, 1.0)[..., None]
     acc[..., 1:] -= 128.0
-    return acc
+    return acc, (n == 0).astype(np.uint8) * 255
 
 
 def changed_map(before, after, gone, r_px):
@@ -138,6 +150,29 @@ def way_change(befores, afters, geo, path, places, occluded=(), beside=()):
     if not np.any(sel):
         return 0.0
     return float(np.max(change[sel]))
+
+
+def elsewhere_change(befores, afters, geo, places, occluded_after=()):
+    """The largest change (disc mean) anywhere on the bed, the followed balls' `places` left
+    out: a ball the camera never followed that moved anywhere (met by the cue ball or by
+    another ball, to a cushion or a pocket) left a change where it lay. `befores`: pictures of
+    the table with nothing over it, taken before the stroke (the last quiet moment before the
+    player leant in: anything moved since, a ball in hand placed, shows as a change too);
+    `afters`: once the balls stopped, each pixel compared over those that showed it
+    (`occluded_after`: their masks, None for none). None where some part of the bed a ball
+    could lie in was hidden in every picture after (a player leaning over the table)."""
+    import cv2
+    before = mean_picture(befores)
+    after, hidden = mean_picture(afters, list(occluded_after) or [None] * len(afters))
+    bed = geo.cloth_mask(inset_mm=BALL_R_MM * 0.5)
+    hidden = cv2.bitwise_and(hidden, bed)
+    k = max(1, int(round(HIDDEN_R * geo.r_px))) * 2 + 1
+    if cv2.countNonZero(cv2.erode(hidden, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))):
+        return None               # a ball's worth of the bed never seen after
+    gone = cv2.bitwise_or(places_mask(geo, places, before.shape[:2], KEEP_R), hidden)
+    change = changed_map(before, after, gone, geo.r_px)
+    sel = (bed > 0) & (gone == 0)
+    return float(np.max(change[sel])) if np.any(sel) else 0.0
 
 
 def movers_places(paths, t_start, t_end, times, tol):

@@ -179,9 +179,10 @@ def normal_facts(f):
     if not (reach is None or (isinstance(reach, dict) and _num(reach.get("x"), -500, 5500)
                               and _num(reach.get("confidence"), 0, 1))):
         return None
-    clear = f.get("way_clear")             # optional: newer analysers only
-    if not (clear is None or (isinstance(clear, dict) and _num(clear.get("confidence"), 0, 1))):
-        return None
+    clear, still = f.get("way_clear"), f.get("others_still")       # optional: newer analysers only
+    for x in (clear, still):
+        if not (x is None or (isinstance(x, dict) and _num(x.get("confidence"), 0, 1))):
+            return None
     second = f.get("second_contact")       # optional too: older analysers name the first ball only
     if not (second is None or (isinstance(second, dict) and _ball(second.get("ball"))
                                and _num(second.get("after_ms"), 0, 60000)
@@ -202,6 +203,7 @@ def normal_facts(f):
             "start_mm": start,
             "cue_reach_mm": None if reach is None else {"x": reach["x"], "confidence": reach["confidence"]},
             "way_clear": None if clear is None else {"confidence": clear["confidence"]},
+            "others_still": None if still is None else {"confidence": still["confidence"]},
             "second_contact": None if second is None else {"ball": second["ball"], "after_ms": second["after_ms"],
                                                            "confidence": second["confidence"]},
             "railed_after_contact": railed, "pocketed": pocketed, "rest_mm": rest, "lost": lost,
@@ -289,10 +291,11 @@ def first_contact_fouls(g, shot, fc, start=None, way_clear=None):
 
 
 def way_clear(facts):
-    """How sure the facts are that nothing left the cue ball's way before its first contact
-    (None from analysers that do not say)."""
-    clear = facts.get("way_clear")
-    return None if clear is None else clear["confidence"]
+    """How sure the facts are that nothing left the cue ball's way before its first contact,
+    or that nothing the camera does not follow moved at all (None from analysers that say
+    neither)."""
+    said = [x["confidence"] for x in (facts.get("way_clear"), facts.get("others_still")) if x is not None]
+    return max(said) if said else None
 
 
 def unseen_in_way(g, start, way_clear):
@@ -349,12 +352,14 @@ def _on_table_then(g, shot):
 
 def _railed_tally(g, shot, facts, counts):
     """(surely railed, perhaps railed) of the balls `counts` accepts: a ball the camera did not
-    follow, or was unsure of, is a perhaps."""
+    follow, or was unsure of, is a perhaps; one it did not follow is surely not railed where the
+    camera is sure nothing it does not follow moved (`others_still`)."""
     rc = facts["railed_after_contact"]
     conf = rc["confidence"]
+    still = (facts.get("others_still") or {}).get("confidence", 0) >= MIN_CONFIDENCE
     sure = perhaps = 0
     for b in _on_table_then(g, shot):
-        if not counts(b):
+        if not counts(b) or (still and str(b) not in conf):
             continue
         if str(b) not in conf or not _sure(conf, b):
             perhaps += 1

@@ -136,3 +136,21 @@ def test_a_ball_whose_track_stayed_put_is_looked_at_and_a_change_in_the_way_unse
         assert f.first_contact_conf == conf and not f.notes
         way.doubt_first(f, way.CHANGED * 1.5)
         assert f.first_contact_conf < 0.85 and f.notes == [way.WAY_CHANGED]
+
+
+def test_a_ball_never_followed_that_moved_anywhere_shows_and_a_table_left_alone_does_not():
+    """`elsewhere_change`: a ball of the cloth's colour far from the cue ball's way that another
+    ball sent to a cushion left its place: the table was not still; nothing moved: it was, with
+    the lamp's flicker; a player leaning over the bed in every picture after: not known."""
+    far = (2200.0, 300.0)
+    befores = [table(k, balls=[far]) for k in range(4)]
+    moved = way.elsewhere_change(befores, [table(10 + k) for k in range(4)], GEO, [])
+    assert moved > way.CHANGED
+    still = way.elsewhere_change(befores, [table(10 + k, gain=1.05, balls=[far]) for k in range(4)], GEO, [])
+    assert still < way.CHANGED
+    box = (1000.0, 1300.0, 500.0, 800.0)
+    afters = [table(10 + k, balls=[far], occluder=box) for k in range(4)]
+    assert way.elsewhere_change(befores, afters, GEO, [], [mask_of(box)] * 4) is None
+    # Hidden in some pictures only: each pixel from those that showed it.
+    afters[0] = table(10, balls=[far])
+    assert way.elsewhere_change(befores, afters, GEO, [], [None] + [mask_of(box)] * 3) < way.CHANGED

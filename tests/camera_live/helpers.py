@@ -33,7 +33,7 @@ def health(state="online", faults=(), table_mm=(2540.0, 1270.0)):
 
 def facts(first=None, first_conf=0.97, railed=(), followed=None, pocketed=(), id_conf=0.95, lost=(),
           rail_conf=0.95, brk=None, start=None, reach=None, rest=None, second=None, first_id=None,
-          may_be=None, way=None):
+          may_be=None, way=None, still=None):
     """Live facts (docs/camera.md) of a shot: every ball in `followed` seen, the `railed` ones at a
     cushion after the contact with `rail_conf`, the others surely not. `start` / `rest`: {ball:
     (x, y) or (x, y, confidence)} where balls lay when the shot began / came to rest (rest: else
@@ -41,8 +41,8 @@ def facts(first=None, first_conf=0.97, railed=(), followed=None, pocketed=(), id
     `second`: the second contact, (ball, after_ms) or (ball, after_ms, confidence); "old": the
     facts of an analyser from before it (no `second_contact` key at all); `first_id`: the first
     ball's own identity confidence (None: not given, as older analysers did); `may_be`: the balls
-    the first ball may be (None: not given); `way`: how sure the cue ball's way was clear (None:
-    not given, as older analysers did)."""
+    the first ball may be (None: not given); `way`: how sure the cue ball's way was clear, `still`:
+    that nothing the camera did not follow moved (None: not given, as older analysers did)."""
     followed = sorted(set(followed if followed is not None else (0,) + tuple(railed)) | set(railed))
     conf = dict((str(b), rail_conf if b in railed else 0.9) for b in followed)
     if rest is None:
@@ -67,6 +67,8 @@ def facts(first=None, first_conf=0.97, railed=(), followed=None, pocketed=(), id
         del out["second_contact"]
     if way is not None:
         out["way_clear"] = {"confidence": way}
+    if still is not None:
+        out["others_still"] = {"confidence": still}
     return out
 
 

@@ -67,7 +67,7 @@ def test_the_facts_are_journaled_on_the_board_clock_next_to_the_board_events(pla
     # Nothing else than what the referee reads is journaled (bounded by construction).
     assert set(shots[0]["facts"]) == {"first_contact", "railed_after_contact", "pocketed", "rest_mm", "lost",
                                       "break", "identity_confidence", "notes", "start_mm", "cue_reach_mm",
-                                      "second_contact", "way_clear"}
+                                      "second_contact", "way_clear", "others_still"}
     laid = shots[0]["facts"]["start_mm"]["0"]          # where the cue ball lay when struck
     assert abs(laid["x"] - 500) < 15 and abs(laid["y"] - 495) < 15 and laid["confidence"] >= 0.85
     still = [e for e in entries if e.get("src") == "board" and e.get("kind") == names.MOTION

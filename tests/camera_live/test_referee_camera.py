@@ -147,6 +147,18 @@ def test_cushions_after_a_contact_the_camera_is_unsure_of_are_the_piezos():
     assert set(t.state["camera"]["last_shot"]["unsure"]) == {"first_contact", "rail"}
 
 
+@pytest.mark.clause("NB.LEGAL-SHOT")
+def test_a_ball_the_camera_never_followed_that_nothing_shows_moved_reached_no_cushion():
+    """The 6 was not followed (green on green): it may have been sent to a cushion unseen, so
+    "no cushion after the contact" is a person's call; unless the camera saw nothing it does not
+    follow move anywhere (`others_still`): then the 6 never moved, and the foul stands."""
+    for still, fouls in ((None, []), (0.7, []), (0.97, ["no_rail"])):
+        t = nine_ball_after_break()
+        t.shot(rails=1, camera="before", first=1, railed=(), followed=(0, 1, 3, 4, 5, 7, 8, 9), still=still)
+        assert foul_codes(t) == fouls, still
+        assert ("rail" in t.state["camera"]["last_shot"]["used"]) == bool(fouls)
+
+
 def test_a_cushion_the_piezos_missed_is_no_foul():
     t = nine_ball_after_break()
     t.shot(rails=0, camera="before", first=1, railed=(1,), followed=(0, 1, 3, 4, 5, 6, 7, 8, 9))
