@@ -231,7 +231,9 @@ class Analyser:
     def _keep_picture(self, t, ycc):
         """Keep this frame's top-down picture, one each KEEP_EVERY_S, for the last BEFORE_S:
         the pictures before a stroke (as they were when its episode opened) and after it
-        (when the balls have stopped) are the cue ball's way before and after (`_way_clear`)."""
+        (when the balls have stopped) are the cue ball's way before and after (`_way_clear`);
+        and the last CLEAR_PICTURES with nothing over the table between shots, the whole
+        table before (`_elsewhere`)."""
         if self._recent and t - self._recent[-1][0] < KEEP_EVERY_S:
             return
         self._recent.append((t, ycc, self.occluded))
