@@ -105,7 +105,7 @@ def referee_use(game, ts, s):
     if facts is not None and rules.beams_disagree(g, shot, facts):
         facts = None
     if facts is None:              # the shot not seen or not used: whatever the truth asks is a person's
-        keys = [] if game == "eightball" and is_break else ["first"]
+        keys = [] if game == "eightball" and is_break else ["first", "first_noway"]
         if is_break and not [b for b in ts["pocketed"] if b != 0]:
             keys.append("break")
         elif not is_break and ts["first_contact"] is not None:
@@ -120,7 +120,8 @@ def referee_use(game, ts, s):
         truth = rules.first_contact_fouls(g, shot, {"ball": ts["first_contact"], "confidence": 1.0,
                                                     "identity_confidence": 1.0})
         out["first"] = "person" if seen is None else ("right" if seen == truth else "wrong")
-        # ... and as before the way's check (host/camera/way.py) let an unseen ball be passed over.
+        # ... and as before the way's checks (host/camera/way.py: way_clear, others_still) let an
+        # unseen ball be passed over.
         seen = rules.first_contact_fouls(g, shot, fc, facts["start_mm"])
         out["first_noway"] = "person" if seen is None else ("right" if seen == truth else "wrong")
     if is_break and not [b for b in ts["pocketed"] if b != 0]:
@@ -229,7 +230,7 @@ def report_referee(rows, key):
     lines = []
     for g in sorted(groups, key=str):
         parts = []
-        for what, name in (("first", "first contact"), ("first_noway", "(without the way's check)"),
+        for what, name in (("first", "first contact"), ("first_noway", "(without the way's checks)"),
                            ("break", "break rails"), ("rail", "cushion after contact")):
             said = [r["referee"][what] for r in groups[g] if what in r.get("referee", {})]
             if said:
