@@ -14,10 +14,14 @@ have lain (its centre within a ball's width of the cue ball's path, ahead of whe
 struck), leaving out the places of the balls the camera does follow (they moved, or not, as
 their tracks say). Nothing changed there: no ball lay in the way, seen or not. Something
 changed (a ball's worth of shading), an arm or the stick hid the way in either picture, or
-the cue ball's path is not known all the way: the way is not known to be clear.
+the cue ball's path is not known all the way: the way is not known to be clear. And where
+something did leave the way, the first contact named is unsure (`doubt_first`).
 
-Pure: arrays in (two top-down YCrCb pictures, their occluder masks, places in mm), a number
-out.
+The same comparison over the whole table (`elsewhere_change`) says whether anything the camera
+does not follow moved at all: a ball never followed that did not move reached no cushion.
+
+Pure: arrays in (top-down YCrCb pictures before and after, their occluder masks, places in mm),
+a number out.
 """
 import math
 
@@ -33,10 +37,12 @@ DARK_Y = 24.0            # a change is measured against the cloth's lightness pl
                          # is mostly noise: JPEG's blocks)
 DISC_R = 1.2             # a ball's change is averaged over a disc this many radii wide
 KEEP_R = 1.4             # the followed balls' places, this many radii round, are left out
-HIDDEN_R = 0.6           # a hidden part of the bed this many radii across may hide a ball
+HIDDEN_R = 0.6           # a part of the bed hidden in every picture, wider than twice this many
+                         # radii, may hide a ball (narrower, a ball in it would show at its edge)
 WAY_SLACK_MM = 8.0       # a met ball's centre lies within 2R of the path, widened by this
 CHANGE_CAP = 0.5         # one pixel counts at most this much (a glint)
-CHANGED = 0.15           # a disc's mean change this large is a ball's shading gone (balls that moved: 0.3 and more)
+CHANGED = 0.15           # a disc's mean change this large is a ball's shading gone (held-17's pictures:
+                         # balls that moved 0.22 and more, balls lying still 0.07-0.09)
 CHANGE_SCALE = 0.02      # ... and each this much under it is one more step of sureness
 
 
