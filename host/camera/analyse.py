@@ -250,7 +250,7 @@ class Analyser:
         cue = paths.get(0)
         t0 = facts.t_start - 1.5 / self.fps
         before = [p for p in self._before_shot if p[0] <= t0]
-        after = [p for p in self._recent if p[0] >= facts.t_end] or list(self._recent)[-1:]
+        after = self._after(facts)
         if cue is None or not before or not after:
             return None
         until = facts.contact_t if facts.contact_t is not None else facts.t_end
@@ -264,12 +264,17 @@ class Analyser:
                               list(zip(w.x, w.y)), places, occluded=[q[2] for q in before + after],
                               beside=facts.passed_by)
 
+    def _after(self, facts):
+        """The kept pictures since the balls stopped (the latest one when the footage ended
+        sooner)."""
+        return [p for p in self._recent if p[0] >= facts.t_end] or list(self._recent)[-1:]
+
     def _elsewhere(self, paths, unnamed, facts):
         """`way.elsewhere_change` for this shot: the last pictures of the table with nothing
         over it before the stroke against those after the balls stopped, the balls whose tracks
         moved left out; None where it cannot be told."""
         before = [p[1] for p in self._clear_before if p[0] < facts.t_start]
-        after = [p for p in self._recent if p[0] >= facts.t_end] or list(self._recent)[-1:]
+        after = self._after(facts)
         if not before or not after or [p for p in unnamed if not shots.stayed_put(p, facts.t_start, facts.t_end)]:
             return None         # (a track with no number moved: it may be any ball the facts do not name)
         places = way.movers_places(list(paths.values()) + list(unnamed), facts.t_start, facts.t_end,

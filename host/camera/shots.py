@@ -678,7 +678,7 @@ def _relayed(paths, rests, movers, t_start, frame):
     return best
 
 
-def _touching_chain(rests, a, b, link=2 * R + 12.0):
+def _touching_chain(rests, a, b, link=2 * R + FROZEN_MM):
     """Balls `a` and `b` lie in one cluster of touching balls (a rack)."""
     seen, stack = {a}, [a]
     while stack:

@@ -28,6 +28,7 @@ import math
 import numpy as np
 
 from host.camera import shots
+from host.camera.facts import sure
 from host.camera.geometry import BALL_R_MM
 
 TREND_R = 4.0            # the light's slow change (lamp flicker, a rolling shutter's bands)
@@ -46,17 +47,20 @@ CHANGED = 0.15           # a disc's mean change this large is a ball's shading g
 CHANGE_SCALE = 0.02      # ... and each this much under it is one more step of sureness
 
 
-def mean_picture(pictures, occluded=None):
-    """The mean (float32) of YCrCb pictures, chroma centred on 0: their noise averages out.
-    With `occluded` (a mask or None for each picture), each pixel's mean is over the pictures
-    where nothing hid it; (mean, uint8 mask of the pixels no picture showed) then."""
+def mean_picture(pictures):
+    """The mean (float32) of YCrCb pictures, chroma centred on 0: their noise averages out."""
     acc = np.zeros(pictures[0].shape, np.float32)
-    if occluded is None:
-        for p in pictures:
-            acc += p
-        acc /= len(pictures)
-        acc[..., 1:] -= 128.0
-        return acc
+    for p in pictures:
+        acc += p
+    acc /= len(pictures)
+    acc[..., 1:] -= 128.0
+    return acc
+
+
+def mean_where_seen(pictures, occluded):
+    """(mean_picture, uint8 mask of the pixels no picture showed): each pixel's mean over the
+    pictures where nothing hid it (`occluded`: a mask or None for each picture)."""
+    acc = np.zeros(pictures[0].shape, np.float32)
     n = np.zeros(pictures[0].shape[:2], np.float32)
     for p, occ in zip(pictures, occluded):
         w = np.ones(n.shape, np.float32) if occ is None else (occ == 0).astype(np.float32)
@@ -78,8 +82,9 @@ def changed_map(before, after, gone, r_px):
     ratio = (after[..., 0] + 1.0) / yb
     k = int(TREND_R * r_px) * 2 + 1
     w = ((np.abs(ratio - 1.0) < TREND_OUT) & (gone == 0)).astype(np.float32)
-    trend = cv2.blur(ratio * w, (k, k)) / np.maximum(cv2.blur(w, (k, k)), 1e-3)
-    trend[cv2.blur(w, (k, k)) < 1e-3] = 1.0
+    share = cv2.blur(w, (k, k))
+    trend = cv2.blur(ratio * w, (k, k)) / np.maximum(share, 1e-3)
+    trend[share < 1e-3] = 1.0
     d = np.zeros(yb.shape, np.float32)
     for ch in range(3):
         d += cv2.absdiff(after[..., ch], before[..., ch] * trend)
@@ -169,7 +174,7 @@ def elsewhere_change(befores, afters, geo, places, occluded_after=()):
     could lie in was hidden in every picture after (a player leaning over the table)."""
     import cv2
     before = mean_picture(befores)
-    after, hidden = mean_picture(afters, list(occluded_after) or [None] * len(afters))
+    after, hidden = mean_where_seen(afters, list(occluded_after) or [None] * len(afters))
     bed = geo.cloth_mask(inset_mm=BALL_R_MM * 0.5)
     hidden = cv2.bitwise_and(hidden, bed)
     k = max(1, int(round(HIDDEN_R * geo.r_px))) * 2 + 1
@@ -219,5 +224,4 @@ def clear_confidence(change):
     """How sure (0.5-0.99) that nothing left the way, from `way_change`; 0 when unknown."""
     if change is None:
         return 0.0
-    from host.camera.facts import sure
     return sure((CHANGED - change), CHANGE_SCALE) if change < CHANGED else 0.0
